@@ -4,7 +4,9 @@
 //! two (the `Content` union and its variants; `Role`), a type each version keeps (`Message`,
 //! whose model is identical in every version but refers to a `Role` that differs, and
 //! `Conversation`, which refers to `Message`: two rounds of refinement), and a type
-//! of one version (`Icon`). Set `UPDATE_SNAPSHOTS=1` to rewrite the expectations.
+//! of one version (`Icon`). The shared `Content` union holds the shape of a union table (its
+//! `static TABLE`: variants, the members read as strings, the decision by `type`) and its
+//! `union!` call. Set `UPDATE_SNAPSHOTS=1` to rewrite the expectations.
 
 use std::path::Path;
 

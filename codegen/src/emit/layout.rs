@@ -1,14 +1,16 @@
-//! Lays out the tables of `object!` and `sample_table!` calls one entry a line: `prettyplease`
+//! Lays out the tables of `object!`, `union!` and `sample_table!` calls one entry a line: `prettyplease`
 //! fills a macro's tokens like a paragraph, with a space on each side of every `<` and `>`.
 
-/// `source` with every `…::object! { … }` and `…::sample_table! { … }` call's
+/// `source` with every `…::object! { … }`, `…::union! { … }` and `…::sample_table! { … }` call's
 /// body rewritten one `;`-ended line per entry, spaced like hand-written Rust.
 pub fn table_calls(source: &str) -> String {
     let mut out = String::with_capacity(source.len());
     let mut lines = source.split_inclusive('\n');
     while let Some(line) = lines.next() {
         out.push_str(line);
-        let table = line.ends_with("::object! {\n") || line.ends_with("::sample_table! {\n");
+        let table = line.ends_with("::object! {\n")
+            || line.ends_with("::sample_table! {\n")
+            || line.ends_with("::union! {\n");
         if !table {
             continue;
         }

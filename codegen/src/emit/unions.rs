@@ -1,11 +1,12 @@
-//! Unions: an enum whose `Deserialize` reads the value once — a union of objects its members
-//! (`support::Shape::capture_object`, the members listed by [`objects_only`] decoded as
-//! strings, the others as raw text), any other union its raw text (`support::RawJson`) —
-//! picks the variant by the precomputed [`Dispatch`] looking at that `support::Shape` (no
-//! `serde_json::Value` is built, no trial decoding on the common path), then hands over to
-//! `support::decode_union`, which
-//! tries the alternatives the JSON Schema meaning of `anyOf` / `oneOf` calls for when the
-//! chosen variant cannot match (see `crates/mcpwire-types/src/support/union.rs`).
+//! Unions: an enum plus a `static` `support::union_table::UnionTable` interpreted by
+//! `support::decode_objects` (a union of objects, reading its members once:
+//! `support::Shape::capture_object`, the members listed by [`objects_only`] decoded as
+//! strings, the others as raw text) or `support::decode_values` (any other union, reading its
+//! raw text). The table holds the precomputed [`Dispatch`] as data (no `serde_json::Value` is
+//! built, no trial decoding on the common path), what each variant needs to possibly match,
+//! and the alternatives the JSON Schema meaning of `anyOf` / `oneOf` calls for when the
+//! chosen variant cannot match (see `crates/mcpwire-support/src/union.rs`). The one function
+//! emitted per union decodes variant `i` as its Rust type.
 //!
 //! Each decision carries its alternatives: the other variants admitting the same JSON type, in
 //! schema order, minus those a constant seen on the way to the decision rules out (a method
@@ -14,7 +15,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, ident, json_schema_impl, support, ty_tokens};
+use super::{Context, ident, support, ty_tokens};
 use crate::dispatch::{PATH_SEP, UNKNOWN_VARIANT};
 use crate::error::{CodegenError, Result};
 use crate::model::{ConstValue, Dispatch, Extra, Kind, Token, Ty, TypeDef, Union, VariantCheck};
@@ -30,53 +31,42 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
     })?;
     // A union of objects reads its object's members once; any other decodes from its text.
     let objects = objects_only(ctx, u);
-    let decode_fn = if objects.is_some() {
-        quote! { #support::decode_object_variant }
-    } else {
-        quote! { #support::decode_variant }
-    };
 
     let mut variants = Vec::new();
-    let mut name_arms = Vec::new();
+    let mut lines = Vec::new();
     let mut decode_arms = Vec::new();
-    let mut schema_parts = Vec::new();
-    for v in &u.variants {
+    let shared = shared_types(ctx, u);
+    for (v, shares) in u.variants.iter().zip(&shared) {
         let vname = ident(&v.name);
-        let vname_str = &v.name;
         let doc = format!(" The `{}` alternative.", v.name);
         if v.ty == Ty::Null {
             variants.push(quote! { #[doc = #doc] #vname, });
-            name_arms.push(quote! { Self::#vname => #vname_str, });
-            decode_arms.push(quote! { #support::decode_null::<::serde_json::Error>(input, #name_str, #vname_str, reason).map(|()| #name::#vname) });
-            schema_parts.push(quote! { ::schemars::json_schema!({ "type": "null" }) });
+            lines.push(quote! { #vname null; });
+            decode_arms.push(quote! { v.null().map(|()| #name::#vname) });
             continue;
         }
         let inner = ty_tokens(&v.ty);
-        let (field_ty, wrap) = if v.boxed {
+        let (field_ty, wrap, boxed) = if v.boxed {
             (
                 quote! { ::std::boxed::Box<#inner> },
                 quote! { |v| #name::#vname(::std::boxed::Box::new(v)) },
+                quote! { boxed },
             )
         } else {
-            (inner.clone(), quote! { #name::#vname })
+            (inner.clone(), quote! { #name::#vname }, quote! {})
         };
+        let from = (!shares).then(|| quote! { from });
         variants.push(quote! { #[doc = #doc] #vname(#field_ty), });
-        name_arms.push(quote! { Self::#vname(_) => #vname_str, });
-        decode_arms.push(quote! {
-            #decode_fn::<#inner, ::serde_json::Error>(input, #name_str, #vname_str, reason).map(#wrap)
-        });
-        schema_parts.push(quote! { generator.subschema_for::<#inner>() });
+        lines.push(quote! { #vname(#inner) #boxed #from; });
+        decode_arms.push(quote! { v.decode().map(#wrap) });
     }
     if u.unknown_method {
-        name_arms.push(quote! { Self::Unknown(_) => "Unknown", });
         variants.push(quote! {
             /// A method this version does not define; the raw members are kept.
             Unknown(#support::UnknownMethod),
         });
-        decode_arms.push(quote! {
-            #decode_fn::<#support::UnknownMethod, ::serde_json::Error>(input, #name_str, "Unknown", reason).map(#name::Unknown)
-        });
-        schema_parts.push(quote! { generator.subschema_for::<#support::UnknownMethod>() });
+        lines.push(quote! { Unknown unknown; });
+        decode_arms.push(quote! { v.decode().map(#name::Unknown) });
     }
     // The last arm is the catch-all so the match is exhaustive without dead code; with an
     // `Unknown` variant that is the unknown-method index.
@@ -88,60 +78,27 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             if i + 1 == count {
                 quote! { _ => #body, }
             } else {
+                let i = proc_macro2::Literal::usize_unsuffixed(i);
                 quote! { #i => #body, }
             }
         })
         .collect();
 
-    // The generic part reads the value; the rest is a plain function, compiled once here
-    // rather than once per deserializer in every crate that decodes the union. Its errors are
-    // all messages (no position), so `custom` hands them over unchanged.
-    let (read, input, input_ty) = match &objects {
-        Some(strings) => {
-            let strings = strings.iter();
-            (
-                quote! {
-                    let shape = #support::Shape::capture_object(deserializer, &[#(#strings),*])?;
-                    decode(&shape, &shape)
-                },
-                quote! { &#support::Shape<'_> },
-                quote! { &#support::Shape<'_> },
-            )
-        }
+    let (decode_fn, input_ty, strings) = match &objects {
+        Some(strings) => (
+            quote! { #support::decode_objects },
+            quote! { #support::Shape<'_> },
+            quote! { &[#(#strings),*] },
+        ),
         None => (
-            quote! {
-                let raw = <#support::RawJson<'de> as ::serde::Deserialize>::deserialize(deserializer)?;
-                let text = raw.text();
-                let shape = #support::Shape::of::<D::Error>(text)?;
-                decode(text, &shape)
-            },
-            quote! { &str },
-            quote! { &str },
+            quote! { #support::decode_values },
+            quote! { str },
+            quote! { &[] },
         ),
     };
-    let from_impls = from_impls(ctx, &name, u);
-    let plan = Plan {
-        union: u,
-        name: name_str,
-    };
+    let plan = Plan { union: u };
     let choose = plan.choose(dispatch);
-    let viable = plan.viable_arms();
-    let viable_fn = if viable.is_empty() {
-        quote! {
-            fn viable(_: usize, _: &#support::Shape<'_>) -> bool {
-                true
-            }
-        }
-    } else {
-        quote! {
-            fn viable(index: usize, shape: &#support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    #(#viable)*
-                    _ => true,
-                }
-            }
-        }
-    };
+    let checks = plan.checks(dispatch);
     let variant_names: Vec<&String> = u.variants.iter().map(|v| &v.name).collect();
     let one_of = u.one_of;
     let large = if u.variants.len() > 1 {
@@ -153,13 +110,7 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
         .flavor
         .allow_name_lints
         .then(|| quote! { #[allow(clippy::enum_variant_names)] });
-    let json_schema = json_schema_impl(
-        &name,
-        name_str,
-        false,
-        true,
-        quote! { #support::any_of_schema(::std::vec![#(#schema_parts),*]) },
-    );
+    let schemars = crate::emit::target::schemars_feature().map(|f| quote! { schemars #f });
     Ok(quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
@@ -170,44 +121,37 @@ pub fn emit(ctx: &Context<'_>, def: &TypeDef, u: &Union) -> Result<TokenStream> 
             #(#variants)*
         }
 
-        impl #name {
-            /// The name of the variant this value holds (the schema definition it decoded as).
-            pub fn variant_name(&self) -> &'static str {
-                match self { #(#name_arms)* }
-            }
+        #support::union! {
+            #name #name_str #schemars;
+            #(#lines)*
         }
-
-        #from_impls
 
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                fn decode(input: #input, shape: &#support::Shape<'_>) -> ::core::result::Result<#name, ::serde_json::Error> {
-                    const UNION: #support::UnionInfo = #support::UnionInfo {
-                        name: #name_str,
-                        one_of: #one_of,
-                        variants: &[#(#variant_names),*],
-                    };
-                    #viable_fn
-                    fn variant(index: usize, input: #input_ty, reason: &str) -> ::core::result::Result<#name, ::serde_json::Error> {
-                        match index {
-                            #(#decode_arms)*
-                        }
+                use #support::union_table as t;
+                static TABLE: t::UnionTable = t::UnionTable {
+                    name: #name_str,
+                    one_of: #one_of,
+                    variants: &[#(#variant_names),*],
+                    strings: #strings,
+                    checks: &[#(#checks),*],
+                    choose: #choose,
+                };
+                fn variant(v: &#support::Variant<'_, #input_ty>) -> ::core::result::Result<#name, ::serde_json::Error> {
+                    match v.index() {
+                        #(#decode_arms)*
                     }
-                    let choice: #support::Choice = #choose;
-                    #support::decode_union(input, shape, &UNION, choice, viable, variant)
                 }
-                let decoded = { #read };
-                decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+                #decode_fn(deserializer, &TABLE, variant)
             }
         }
-
-        #json_schema
     })
 }
 
-/// `From<variant type>` for each variant whose Rust type (aliases resolved) no other variant
-/// shares: `ContentBlock::from(TextContent::new("hi"))`.
-fn from_impls(ctx: &Context<'_>, name: &proc_macro2::Ident, u: &Union) -> TokenStream {
+/// For each variant, whether another variant has the same Rust type (aliases resolved): only
+/// a variant whose type no other shares gets `From<variant type>`
+/// (`ContentBlock::from(TextContent::new("hi"))`).
+fn shared_types(ctx: &Context<'_>, u: &Union) -> Vec<bool> {
     fn resolved<'t>(ctx: &'t Context<'_>, ty: &'t Ty) -> &'t Ty {
         match ty {
             Ty::Named(n) => match ctx.def(n).map(|d| &d.kind) {
@@ -218,29 +162,9 @@ fn from_impls(ctx: &Context<'_>, name: &proc_macro2::Ident, u: &Union) -> TokenS
         }
     }
     let keys: Vec<&Ty> = u.variants.iter().map(|v| resolved(ctx, &v.ty)).collect();
-    let mut out = TokenStream::new();
-    for (v, key) in u.variants.iter().zip(&keys) {
-        if v.ty == Ty::Null || keys.iter().filter(|k| *k == key).count() > 1 {
-            continue;
-        }
-        let vname = ident(&v.name);
-        let inner = ty_tokens(&v.ty);
-        let value = if v.boxed {
-            quote! { ::std::boxed::Box::new(value) }
-        } else {
-            quote! { value }
-        };
-        let doc = format!(" The `{}` alternative.", v.name);
-        out.extend(quote! {
-            impl ::core::convert::From<#inner> for #name {
-                #[doc = #doc]
-                fn from(value: #inner) -> Self {
-                    Self::#vname(#value)
-                }
-            }
-        });
-    }
-    out
+    keys.iter()
+        .map(|key| keys.iter().filter(|k| *k == key).count() > 1)
+        .collect()
 }
 
 /// For a union whose every variant is an object (and that admits nothing else): the members
@@ -333,7 +257,6 @@ fn string_like(ctx: &Context<'_>, ty: &Ty) -> bool {
 /// What the decisions of one union are built from.
 struct Plan<'a> {
     union: &'a Union,
-    name: &'a str,
 }
 
 /// What the path to a decision has established about the object.
@@ -361,47 +284,69 @@ impl Fact {
     }
 }
 
+/// A decision's leaves as the table writes them: the variant chosen (`None`: no variant, an
+/// error) and the alternatives to try after it.
+type Leaf = (Option<usize>, Vec<usize>);
+
 impl Plan<'_> {
-    /// The expression choosing a `support::Choice` for `value`, or returning the error when no
-    /// variant admits its JSON type.
+    /// The table's decision tree (`t::Node`).
     fn choose(&self, dispatch: &Dispatch) -> TokenStream {
-        let support = support();
-        let Dispatch::ByToken(cases) = dispatch else {
-            let all: Vec<usize> = (0..self.union.variants.len()).collect();
-            return self.decision(dispatch, &all, &[]);
-        };
-        let mut arms = Vec::new();
-        let mut admitted_names = Vec::new();
-        let has_integer = cases.iter().any(|(t, _)| *t == Token::Integer);
-        for (token, d) in cases {
-            let uses_binding = !matches!(d, Dispatch::Variant(_));
-            let admitted = self.admitted(*token);
-            let expr = self.decision(d, &admitted, &[]);
-            admitted_names.push(token_name(*token));
-            arms.push(match token {
-                Token::Object if uses_binding => quote! { #support::Shape::Object(map) => #expr, },
-                Token::Object => quote! { #support::Shape::Object(_) => #expr, },
-                Token::Array if uses_binding => quote! { #support::Shape::Array(items) => #expr, },
-                Token::Array => quote! { #support::Shape::Array(_) => #expr, },
-                Token::String => quote! { #support::Shape::String => #expr, },
-                Token::Integer => quote! { #support::Shape::Integer => #expr, },
-                // Without an integer case of its own, an integer is a number too.
-                Token::Number if has_integer => quote! { #support::Shape::Number => #expr, },
-                Token::Number => {
-                    quote! { #support::Shape::Number | #support::Shape::Integer => #expr, }
+        let all: Vec<usize> = (0..self.union.variants.len()).collect();
+        self.decision(dispatch, &all, &[], &mut Vec::new())
+    }
+
+    /// The `t::Check` entries: what an object needs to possibly match each variant the
+    /// decoder may test (a leaf's variant when the leaf has alternatives, and those
+    /// alternatives); a union whose leaves have no alternatives never tests one.
+    fn checks(&self, dispatch: &Dispatch) -> Vec<TokenStream> {
+        let all: Vec<usize> = (0..self.union.variants.len()).collect();
+        let mut leaves = Vec::new();
+        self.decision(dispatch, &all, &[], &mut leaves);
+        let mut tested = std::collections::BTreeSet::new();
+        for (chosen, alts) in &leaves {
+            if !alts.is_empty() {
+                tested.extend(chosen.iter().copied().filter(|&i| i != UNKNOWN_VARIANT));
+                tested.extend(alts.iter().copied());
+            }
+        }
+        let mut out = Vec::new();
+        for (i, check) in self.union.checks.iter().enumerate() {
+            if !tested.contains(&i) {
+                continue;
+            }
+            let required: Vec<TokenStream> = check.required.iter().map(|m| path(m)).collect();
+            let mut strs = Vec::new();
+            let mut ints = Vec::new();
+            for (member, values) in &check.consts {
+                let str_values: Vec<&String> = values
+                    .iter()
+                    .filter_map(|v| match v {
+                        ConstValue::Str(s) => Some(s),
+                        _ => None,
+                    })
+                    .collect();
+                let int_values: Vec<i64> = values
+                    .iter()
+                    .filter_map(|v| match v {
+                        ConstValue::Int(n) => Some(*n),
+                        _ => None,
+                    })
+                    .collect();
+                if int_values.is_empty() {
+                    strs.push(quote! { (#member, &[#(#str_values),*]) });
+                } else if str_values.is_empty() {
+                    ints.push(quote! { (#member, &[#(#int_values),*]) });
                 }
-                Token::Bool => quote! { #support::Shape::Bool => #expr, },
-                Token::Null => quote! { #support::Shape::Null => #expr, },
+            }
+            if required.is_empty() && strs.is_empty() && ints.is_empty() {
+                continue;
+            }
+            let i = proc_macro2::Literal::usize_unsuffixed(i);
+            out.push(quote! {
+                t::Check { variant: #i, required: &[#(#required),*], strs: &[#(#strs),*], ints: &[#(#ints),*] }
             });
         }
-        if cases.len() < 7 {
-            let expected = format!("expected {}", admitted_names.join(" or "));
-            let union = self.name;
-            arms.push(quote! {
-                other => return ::core::result::Result::Err(#support::no_variant::<::serde_json::Error>(#union, &::std::format!("{}, found {}", #expected, other.token_name()))),
-            });
-        }
-        quote! { match shape { #(#arms)* } }
+        out
     }
 
     /// Every variant admitting `token`, in schema order.
@@ -415,45 +360,80 @@ impl Plan<'_> {
     }
 
     /// The variants of `admitted` other than `chosen` that `facts` do not rule out.
-    fn alternatives(&self, admitted: &[usize], chosen: usize, facts: &[Fact]) -> TokenStream {
-        let alts = admitted.iter().copied().filter(|&j| {
-            j != chosen
-                && !self
-                    .union
-                    .checks
-                    .get(j)
-                    .is_some_and(|check| facts.iter().any(|f| f.excludes(check)))
-        });
-        quote! { &[#(#alts),*] }
+    fn alternatives(&self, admitted: &[usize], chosen: usize, facts: &[Fact]) -> Vec<usize> {
+        admitted
+            .iter()
+            .copied()
+            .filter(|&j| {
+                j != chosen
+                    && !self
+                        .union
+                        .checks
+                        .get(j)
+                        .is_some_and(|check| facts.iter().any(|f| f.excludes(check)))
+            })
+            .collect()
     }
 
-    fn leaf(&self, index: usize, reason: &str, admitted: &[usize], facts: &[Fact]) -> TokenStream {
-        let support = support();
-        if index == UNKNOWN_VARIANT {
-            // An unknown method is never tried as a defined one, nor the other way round.
-            return quote! { #support::Choice::variant(#support::UNKNOWN_METHOD, #reason, &[]) };
-        }
-        let alts = self.alternatives(admitted, index, facts);
-        quote! { #support::Choice::variant(#index, #reason, #alts) }
+    /// The alternatives of a leaf choosing `index` (an unknown method has none: it is never
+    /// tried as a defined one, nor the other way round), recorded in `leaves`.
+    fn leaf(
+        &self,
+        index: usize,
+        admitted: &[usize],
+        facts: &[Fact],
+        leaves: &mut Vec<Leaf>,
+    ) -> TokenStream {
+        let alts = if index == UNKNOWN_VARIANT {
+            Vec::new()
+        } else {
+            self.alternatives(admitted, index, facts)
+        };
+        let tokens = indices(&alts);
+        leaves.push((Some(index), alts));
+        tokens
     }
 
-    fn none(&self, reason: TokenStream, admitted: &[usize], facts: &[Fact]) -> TokenStream {
-        let support = support();
+    /// The alternatives of a leaf choosing no variant, recorded in `leaves`.
+    fn none(&self, admitted: &[usize], facts: &[Fact], leaves: &mut Vec<Leaf>) -> TokenStream {
         let alts = self.alternatives(admitted, usize::MAX, facts);
-        quote! { #support::Choice::none(#reason, #alts) }
+        let tokens = indices(&alts);
+        leaves.push((None, alts));
+        tokens
     }
 
-    fn decision(&self, d: &Dispatch, admitted: &[usize], facts: &[Fact]) -> TokenStream {
+    /// `t::Node::Variant` for variant `index`.
+    fn variant(
+        &self,
+        index: usize,
+        admitted: &[usize],
+        facts: &[Fact],
+        leaves: &mut Vec<Leaf>,
+    ) -> TokenStream {
+        let alts = self.leaf(index, admitted, facts, leaves);
+        let index = variant_index(index);
+        quote! { t::Node::Variant(#index, #alts) }
+    }
+
+    fn decision(
+        &self,
+        d: &Dispatch,
+        admitted: &[usize],
+        facts: &[Fact],
+        leaves: &mut Vec<Leaf>,
+    ) -> TokenStream {
         match d {
-            Dispatch::Variant(i) => {
-                let reason = if *i == UNKNOWN_VARIANT {
-                    "its method is not one this version defines"
-                } else {
-                    "it is the only variant admitting this JSON type"
-                };
-                self.leaf(*i, reason, admitted, facts)
+            Dispatch::Variant(i) => self.variant(*i, admitted, facts, leaves),
+            Dispatch::ByToken(cases) => {
+                let cases = cases.iter().map(|(token, d)| {
+                    let admitted = self.admitted(*token);
+                    let next = self.decision(d, &admitted, &[], leaves);
+                    let token = ident(token_variant(*token));
+                    quote! { (t::Token::#token, #next) }
+                });
+                let cases: Vec<TokenStream> = cases.collect();
+                quote! { t::Node::ByToken(&[#(#cases),*]) }
             }
-            Dispatch::ByToken(_) => self.choose(d),
             Dispatch::ByConst {
                 member,
                 cases,
@@ -464,186 +444,120 @@ impl Plan<'_> {
                 for (value, sub) in cases {
                     let mut known = facts.to_vec();
                     known.push(Fact::Is(member.clone(), value.clone()));
-                    let sub = match sub {
-                        Dispatch::Variant(i) => self.leaf(
-                            *i,
-                            &format!("member `{member}` is {}", const_text(value)),
-                            admitted,
-                            &known,
-                        ),
-                        other => self.decision(other, admitted, &known),
-                    };
-                    arms.push(match value {
-                        ConstValue::Str(s) => quote! { #s => #sub, },
-                        ConstValue::Int(i) => quote! { #i => #sub, },
+                    let sub = self.decision(sub, admitted, &known, leaves);
+                    match value {
+                        ConstValue::Str(s) => arms.push(quote! { (#s, #sub) }),
+                        ConstValue::Int(i) => arms.push(quote! { (#i, #sub) }),
                         // Never a discriminator (see `dispatch::const_values`).
-                        ConstValue::Bool(_) | ConstValue::Number(_) => quote! {},
-                    });
+                        ConstValue::Bool(_) | ConstValue::Number(_) => {}
+                    }
                 }
                 let mut other_facts = facts.to_vec();
                 other_facts.push(Fact::NoneOf(
                     member.clone(),
                     cases.iter().map(|(v, _)| v.clone()).collect(),
                 ));
-                let fallback = match otherwise {
-                    Some(o) => self.decision(o, admitted, &other_facts),
+                let otherwise = match otherwise {
+                    Some(o) => {
+                        let next = self.decision(o, admitted, &other_facts, leaves);
+                        quote! { t::Else::Then(&#next) }
+                    }
                     None => {
-                        let msg = format!("member `{member}` has a value no variant admits: {{}}");
-                        self.none(
-                            quote! { ::std::format!(#msg, found) },
-                            admitted,
-                            &other_facts,
-                        )
+                        let alts = self.none(admitted, &other_facts, leaves);
+                        quote! { t::Else::Fail(#alts) }
                     }
                 };
-                let missing = format!(
-                    "member `{member}` is missing or not a {}",
-                    if is_str { "string" } else { "integer" }
-                );
                 let mut missing_facts = facts.to_vec();
                 missing_facts.push(Fact::Missing(member.clone()));
-                let missing = self.none(quote! { #missing }, admitted, &missing_facts);
-                let get = if is_str {
-                    quote! { map.str_member(#member).as_deref() }
+                let missing = self.none(admitted, &missing_facts, leaves);
+                let node = if is_str {
+                    quote! { ByStr }
                 } else {
-                    quote! { map.int_member(#member) }
-                };
-                let found_binding = if otherwise.is_some() {
-                    quote! { _ }
-                } else {
-                    quote! { found }
+                    quote! { ByInt }
                 };
                 quote! {
-                    match #get {
-                        ::core::option::Option::Some(found) => match found {
-                            #(#arms)*
-                            #found_binding => #fallback,
-                        },
-                        ::core::option::Option::None => #missing,
+                    t::Node::#node {
+                        member: #member,
+                        cases: &[#(#arms),*],
+                        otherwise: #otherwise,
+                        missing: #missing,
                     }
                 }
             }
             Dispatch::ByMembers { rules, fallback } => {
-                let mut branches = Vec::new();
-                for rule in rules {
-                    let all = rule.all_of.iter().map(|m| has_member(m));
-                    let any = rule.any_of.iter().map(|m| has_member(m));
-                    let mut conds: Vec<TokenStream> = all.collect();
-                    let any: Vec<TokenStream> = any.collect();
-                    if !any.is_empty() {
-                        if conds.is_empty() {
-                            conds.push(quote! { #(#any)||* });
-                        } else {
-                            conds.push(quote! { (#(#any)||*) });
+                let rules: Vec<TokenStream> = rules
+                    .iter()
+                    .map(|rule| {
+                        let all_of = rule.all_of.iter().map(|m| path(m));
+                        let any_of = rule.any_of.iter().map(|m| path(m));
+                        let then = self.leaf(rule.variant, admitted, facts, leaves);
+                        let variant = variant_index(rule.variant);
+                        let reason = &rule.reason;
+                        quote! {
+                            t::Rule {
+                                all_of: &[#(#all_of),*],
+                                any_of: &[#(#any_of),*],
+                                variant: #variant,
+                                then: #then,
+                                reason: #reason,
+                            }
                         }
-                    }
-                    let leaf = self.leaf(rule.variant, &rule.reason, admitted, facts);
-                    branches.push(quote! { if #(#conds)&&* { #leaf } });
-                }
+                    })
+                    .collect();
                 let last = match fallback {
-                    Some(i) => self.leaf(
-                        *i,
-                        "no other variant's distinguishing members are present",
-                        admitted,
-                        facts,
-                    ),
+                    Some(i) => {
+                        let next = self.variant(*i, admitted, facts, leaves);
+                        quote! { t::Else::Then(&#next) }
+                    }
                     None => {
-                        let members: Vec<String> = rules
-                            .iter()
-                            .flat_map(|r| r.all_of.iter().chain(r.any_of.iter()))
-                            .map(|m| m.replace(PATH_SEP, "."))
-                            .collect();
-                        let msg =
-                            format!("none of the distinguishing members {members:?} is present");
-                        self.none(quote! { #msg }, admitted, facts)
+                        let alts = self.none(admitted, facts, leaves);
+                        quote! { t::Else::Fail(#alts) }
                     }
                 };
-                if branches.is_empty() {
-                    last
-                } else {
-                    quote! { #(#branches else)* { #last } }
-                }
+                quote! { t::Node::ByMembers(&[#(#rules),*], #last) }
             }
             Dispatch::ByFirstItem { item, empty } => {
-                let inner = self.decision(item, admitted, facts);
-                let empty = self.leaf(
-                    *empty,
-                    "an empty array or a non-object first item takes the first array variant",
-                    admitted,
-                    facts,
-                );
-                quote! {
-                    match items.first_object() {
-                        ::core::option::Option::Some(map) => #inner,
-                        ::core::option::Option::None => #empty,
-                    }
-                }
+                let inner = self.decision(item, admitted, facts, leaves);
+                let alts = self.leaf(*empty, admitted, facts, leaves);
+                let empty = variant_index(*empty);
+                quote! { t::Node::ByFirstItem(&#inner, #empty, #alts) }
             }
         }
     }
+}
 
-    /// The arms of the `viable` function: for each object variant with something to check,
-    /// its required members present and its constant members (when present) of its values.
-    fn viable_arms(&self) -> Vec<TokenStream> {
-        let support = support();
-        let mut arms = Vec::new();
-        for (i, check) in self.union.checks.iter().enumerate() {
-            let mut conds: Vec<TokenStream> =
-                check.required.iter().map(|m| has_member(m)).collect();
-            for (member, values) in &check.consts {
-                let strs: Vec<&String> = values
-                    .iter()
-                    .filter_map(|v| match v {
-                        ConstValue::Str(s) => Some(s),
-                        _ => None,
-                    })
-                    .collect();
-                let ints: Vec<i64> = values
-                    .iter()
-                    .filter_map(|v| match v {
-                        ConstValue::Int(n) => Some(*n),
-                        _ => None,
-                    })
-                    .collect();
-                if ints.is_empty() {
-                    conds.push(quote! { map.str_in(#member, &[#(#strs),*]) });
-                } else if strs.is_empty() {
-                    conds.push(quote! { map.int_in(#member, &[#(#ints),*]) });
-                }
-            }
-            if !conds.is_empty() {
-                arms.push(quote! { (#i, #support::Shape::Object(map)) => #(#conds)&&*, });
-            }
-        }
-        arms
+/// A variant index as the table writes it.
+fn variant_index(index: usize) -> TokenStream {
+    if index == UNKNOWN_VARIANT {
+        quote! { t::UNKNOWN_METHOD }
+    } else {
+        let index = proc_macro2::Literal::usize_unsuffixed(index);
+        quote! { #index }
     }
 }
 
-/// The test that an object `map` has member `path` (one level of nesting at most).
-fn has_member(path: &str) -> TokenStream {
-    match path.split_once(PATH_SEP) {
-        None => quote! { map.contains_key(#path) },
-        Some((outer, inner)) => quote! { map.has_nested(#outer, #inner) },
-    }
+/// A list of variant indices as the table writes it: `&[1, 2]`.
+fn indices(list: &[usize]) -> TokenStream {
+    let list = list
+        .iter()
+        .map(|&i| proc_macro2::Literal::usize_unsuffixed(i));
+    quote! { &[#(#list),*] }
 }
 
-fn const_text(v: &ConstValue) -> String {
-    match v {
-        ConstValue::Str(s) => format!("{s:?}"),
-        ConstValue::Int(i) => i.to_string(),
-        ConstValue::Bool(b) => b.to_string(),
-        ConstValue::Number(n) => n.clone(),
-    }
+/// A member path as the table writes it: `&["params", "name"]`.
+fn path(path: &str) -> TokenStream {
+    let parts = path.split(PATH_SEP);
+    quote! { &[#(#parts),*] }
 }
 
-fn token_name(t: Token) -> &'static str {
+fn token_variant(t: Token) -> &'static str {
     match t {
-        Token::Object => "an object",
-        Token::Array => "an array",
-        Token::String => "a string",
-        Token::Integer => "an integer",
-        Token::Number => "a number",
-        Token::Bool => "a boolean",
-        Token::Null => "null",
+        Token::Object => "Object",
+        Token::Array => "Array",
+        Token::String => "String",
+        Token::Integer => "Integer",
+        Token::Number => "Number",
+        Token::Bool => "Bool",
+        Token::Null => "Null",
     }
 }

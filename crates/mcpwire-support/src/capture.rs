@@ -18,7 +18,7 @@
 //! (`1e3` becomes `1000.0`, the same value). The generator lists no member when some variant
 //! keeps undeclared members as a typed value.
 //!
-//! The chosen variant then decodes from the members ([`super::decode_object_variant`]).
+//! The chosen variant then decodes from the members ([`super::Variant::decode`]).
 //!
 //! ```
 //! use mcpwire_support::{MemberValue, Shape};

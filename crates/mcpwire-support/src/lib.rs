@@ -7,7 +7,7 @@
 //!   and [`JsonObjectMap`] (values the schema leaves free, kept as their text), [`RawJson`].
 //! - **For generated code**: constant checks ([`expect_str`], [`expect_int`],
 //!   [`expect_bool`], [`expect_number`]), struct decoding ([`decode_object`] over an [`ObjectTable`]), union decoding
-//!   ([`Shape`], [`decode_union`]), the unknown-method carrier of JSON-RPC unions
+//!   ([`Shape`], [`decode_objects`] / [`decode_values`] over a [`union_table::UnionTable`]), the unknown-method carrier of JSON-RPC unions
 //!   ([`UnknownMethod`]), definitions by name ([`DefinitionVisitor`]) and, with the
 //!   `proptest` feature, the building blocks of generated strategies (`strategy`).
 #![forbid(unsafe_code)]
@@ -69,10 +69,10 @@ pub use schema_decode::{
     BySchema, SchemaDecode, by_schema, double_option_by_schema, is_integer, non_null_by_schema,
     nullable_by_schema,
 };
-pub use union::{
-    Choice, NO_VARIANT, UNKNOWN_METHOD, UnionInfo, decode_null, decode_object_variant,
-    decode_union, decode_variant,
-};
+pub use union::{Variant, decode_objects, decode_values};
+mod union_macro;
+pub mod union_table;
+pub use union_table::UNKNOWN_METHOD;
 
 /// Whether a method name is a request, a notification, or neither in a given version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -4,10 +4,10 @@
 //! members decoded, the others as raw text); any other union captures its value's raw text
 //! ([`super::RawJson`]); neither builds a `serde_json::Value`. The generated dispatch looks at
 //! that through a [`Shape`] (JSON token type, a constant member, the members present) and
-//! picks one
-//! variant without trying any: the [`Choice`]. It also lists, per decision, the other
-//! variants that admit the same JSON type and that no constant seen on the way rules out: the
-//! alternatives, in schema order. [`decode_union`] then:
+//! picks one variant without trying any, by walking the union's decision tree, its
+//! [`UnionTable`](super::union_table::UnionTable). Each leaf also lists the other variants
+//! that admit the same JSON type and that no constant seen on the way rules out: the
+//! alternatives, in schema order. [`decode_objects`] / [`decode_values`] then:
 //!
 //! 1. drops every alternative the object cannot match: a required member missing, or a
 //!    constant member (required or optional) present with another value;
@@ -26,130 +26,232 @@
 //! relative to the union's value, written as ``at `/x` `` for [`super::error_pointer`]) and
 //! then names why each other variant failed, without pointers of their own.
 
-use std::borrow::Cow;
+use std::fmt;
 
+use serde::Deserializer;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 
-use super::Shape;
+use super::union_table::{Else, Node, Path, Token, UNKNOWN_METHOD, UnionTable};
+use super::{Members, RawJson, Shape};
 
-/// The index standing for the `Unknown` variant of a method union.
-pub const UNKNOWN_METHOD: usize = usize::MAX;
-
-/// The index standing for "the dispatch found no variant": only the alternatives remain.
-pub const NO_VARIANT: usize = usize::MAX - 1;
-
-/// What the generated dispatch decided.
+/// Why the dispatch chose a variant (or none), written out only for an error message.
 #[derive(Debug, Clone)]
-pub struct Choice {
-    /// The variant index, [`UNKNOWN_METHOD`] or [`NO_VARIANT`].
-    pub index: usize,
-    /// Why (for [`NO_VARIANT`]: why none was found).
-    pub reason: Cow<'static, str>,
-    /// The variants to try after it, in order.
-    pub alternatives: &'static [usize],
+enum Why {
+    /// A fixed text.
+    Text(&'static str),
+    /// Member `.0` holds the string constant `.1`.
+    Str(&'static str, &'static str),
+    /// Member `.0` holds the integer constant `.1`.
+    Int(&'static str, i64),
+    /// A text made for this value.
+    Owned(String),
+}
+
+impl fmt::Display for Why {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Why::Text(text) => f.write_str(text),
+            Why::Str(member, value) => write!(f, "member `{member}` is {value:?}"),
+            Why::Int(member, value) => write!(f, "member `{member}` is {value}"),
+            Why::Owned(text) => f.write_str(text),
+        }
+    }
+}
+
+/// The reason of a variant reached by its JSON type alone.
+const ONLY: Why = Why::Text("it is the only variant admitting this JSON type");
+
+/// The reason of the `Unknown` variant.
+const UNKNOWN: Why = Why::Text("its method is not one this version defines");
+
+/// What the dispatch decided: a variant ([`UNKNOWN_METHOD`] included) or none, why, and the
+/// variants to try after it, in order.
+struct Choice {
+    index: Option<usize>,
+    reason: Why,
+    alternatives: &'static [usize],
 }
 
 impl Choice {
-    /// The dispatch chose variant `index` because of `reason`.
-    pub const fn variant(
-        index: usize,
-        reason: &'static str,
-        alternatives: &'static [usize],
-    ) -> Self {
+    fn variant(index: usize, reason: Why, alternatives: &'static [usize]) -> Self {
         Self {
-            index,
-            reason: Cow::Borrowed(reason),
+            index: Some(index),
+            reason,
             alternatives,
         }
     }
 
-    /// The dispatch found no variant, because of `reason`.
-    pub fn none(reason: impl Into<Cow<'static, str>>, alternatives: &'static [usize]) -> Self {
+    fn none(reason: Why, alternatives: &'static [usize]) -> Self {
         Self {
-            index: NO_VARIANT,
-            reason: reason.into(),
+            index: None,
+            reason,
             alternatives,
         }
     }
 }
 
-/// A union as its error messages name it.
-#[derive(Debug, Clone, Copy)]
-pub struct UnionInfo {
-    /// The union's name.
-    pub name: &'static str,
-    /// `oneOf` (exactly one variant may match) rather than `anyOf`.
-    pub one_of: bool,
-    /// Variant names by index.
-    pub variants: &'static [&'static str],
+/// One variant to decode, as the generated per-union function receives it: its index
+/// ([`Variant::index`]) and the input it decodes from ([`Variant::decode`]); `I` is
+/// [`Shape`] for a union of objects, `str` (the value's text) for any other.
+pub struct Variant<'a, I: ?Sized> {
+    input: &'a I,
+    table: &'static UnionTable,
+    index: usize,
+    reason: &'a dyn fmt::Display,
 }
 
-impl UnionInfo {
-    fn variant(&self, index: usize) -> &'static str {
-        match index {
-            UNKNOWN_METHOD => "Unknown",
-            i => self.variants.get(i).copied().unwrap_or("?"),
+impl<I: ?Sized> Variant<'_, I> {
+    /// The index of the variant to decode ([`UNKNOWN_METHOD`] for the `Unknown` variant).
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    fn name(&self) -> &'static str {
+        self.table.variant_name(self.index)
+    }
+}
+
+impl Variant<'_, Shape<'_>> {
+    /// Decodes the members the union captured ([`Shape::capture_object`]) as this variant.
+    /// The error names the union, the variant, why it was chosen, and the JSON pointer
+    /// (relative to the union's value) of the member that failed, written as ``failed at
+    /// `/params/name` `` so that [`super::error_pointer`] can find it.
+    pub fn decode<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        let Shape::Object(members) = self.input else {
+            return Err(serde::de::Error::custom(format_args!(
+                "{}: variant `{}` (chosen because {}) must be an object, found {}",
+                self.table.name,
+                self.name(),
+                self.reason,
+                self.input.token_name()
+            )));
+        };
+        super::depth::decode_tracked::<T>(|seed| {
+            seed.deserialize(super::members_de::MembersDeserializer(members))
+        })
+        .map_err(|(pointer, error)| self.error(&pointer, &error))
+    }
+}
+
+impl Variant<'_, str> {
+    /// Decodes the union's text as this variant, by a serde_json deserializer of its own under
+    /// the depth rules of [`super::with_unbounded_depth`]; errors as for a union of objects.
+    pub fn decode<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        super::depth::decode_text::<T>(self.input)
+            .map_err(|(pointer, error)| self.error(&pointer, &error))
+    }
+
+    /// Decodes the `null` variant.
+    pub fn null(&self) -> Result<(), serde_json::Error> {
+        if self.input.trim() == "null" {
+            Ok(())
+        } else {
+            Err(serde::de::Error::custom(format_args!(
+                "{}: variant `{}` (chosen because {}) must be null",
+                self.table.name,
+                self.name(),
+                self.reason
+            )))
         }
     }
+}
+
+impl<I: ?Sized> Variant<'_, I> {
+    /// The error of this variant failing at `pointer` (relative to the union's value).
+    fn error(&self, pointer: &str, error: &serde_json::Error) -> serde_json::Error {
+        let inner = super::depth::message_without_position(error);
+        let (union, variant, reason) = (self.table.name, self.name(), self.reason);
+        if pointer.is_empty() {
+            serde::de::Error::custom(format_args!(
+                "{union}: decoding as variant `{variant}` (chosen because {reason}) failed: {inner}"
+            ))
+        } else {
+            serde::de::Error::custom(format_args!(
+                "{union}: decoding as variant `{variant}` (chosen because {reason}) failed at `{pointer}`: {inner}"
+            ))
+        }
+    }
+}
+
+/// Decodes a union of objects by its table: reads the object's members once
+/// ([`Shape::capture_object`], the table's `strings` decoded), then see the module
+/// documentation; `variant` decodes one variant from the members.
+pub fn decode_objects<'de, D: Deserializer<'de>, T>(
+    deserializer: D,
+    table: &'static UnionTable,
+    variant: fn(&Variant<'_, Shape<'_>>) -> Result<T, serde_json::Error>,
+) -> Result<T, D::Error> {
+    let shape = Shape::capture_object(deserializer, table.strings)?;
+    decode_union(&shape, &shape, table, variant).map_err(serde::de::Error::custom)
+}
+
+/// Decodes any other union by its table: captures the value's raw text ([`RawJson`]), then
+/// see the module documentation; `variant` decodes one variant from the text.
+pub fn decode_values<'de, D: Deserializer<'de>, T>(
+    deserializer: D,
+    table: &'static UnionTable,
+    variant: fn(&Variant<'_, str>) -> Result<T, serde_json::Error>,
+) -> Result<T, D::Error> {
+    let raw = <RawJson<'de> as serde::Deserialize>::deserialize(deserializer)?;
+    let text = raw.text();
+    let shape = Shape::of::<D::Error>(text)?;
+    decode_union(text, &shape, table, variant).map_err(serde::de::Error::custom)
 }
 
 /// The reason given for a variant tried after the chosen one.
-const FALLBACK: &str = "the variant chosen first does not match and this one admits the value";
+const FALLBACK: Why =
+    Why::Text("the variant chosen first does not match and this one admits the value");
 
 /// The reason given for the only variant left when the chosen one is ruled out.
-const ONLY_ONE_LEFT: &str =
-    "the other variants' required members or constant members rule them out";
+const ONLY_ONE_LEFT: Why =
+    Why::Text("the other variants' required members or constant members rule them out");
 
 /// Decodes a union value by `anyOf` / `oneOf` meaning; see the module documentation.
-///
-/// `input` is what the variants decode from (the value's raw text, or its [`Shape`] when the
-/// union captured its object's members, [`Shape::capture_object`]), `shape` what the dispatch
-/// looked at; `viable(index, shape)` says whether a variant can still match; `decode(index,
-/// input, reason)` decodes one variant.
-pub fn decode_union<'a, I: Copy, T, E: serde::de::Error>(
-    input: I,
-    shape: &Shape<'a>,
-    union: &UnionInfo,
-    choice: Choice,
-    viable: impl Fn(usize, &Shape<'a>) -> bool,
-    decode: impl Fn(usize, I, &str) -> Result<T, E>,
-) -> Result<T, E> {
-    let mut others = choice
-        .alternatives
-        .iter()
-        .copied()
-        .filter(|&i| viable(i, shape));
+fn decode_union<I: ?Sized, T>(
+    input: &I,
+    shape: &Shape<'_>,
+    table: &'static UnionTable,
+    decode: fn(&Variant<'_, I>) -> Result<T, serde_json::Error>,
+) -> Result<T, serde_json::Error> {
+    let choice = choose(table, shape)?;
+    let run = |index: usize, reason: &dyn fmt::Display| {
+        decode(&Variant {
+            input,
+            table,
+            index,
+            reason,
+        })
+    };
+    let viable = |index: usize| viable(table, index, shape);
+    let mut others = choice.alternatives.iter().copied().filter(|&i| viable(i));
     let Some(first_other) = others.next() else {
-        if choice.index == NO_VARIANT {
-            return Err(super::no_variant(union.name, &choice.reason));
-        }
+        let Some(index) = choice.index else {
+            return Err(super::no_variant(table.name, &choice.reason.to_string()));
+        };
         // The fast path: nothing else can match, so the chosen variant's error is the answer.
-        return decode(choice.index, input, &choice.reason);
+        return run(index, &choice.reason);
     };
     let second_other = others.next();
-    let chosen = choice.index != NO_VARIANT && viable(choice.index, shape);
-    if !chosen && second_other.is_none() {
-        return decode(first_other, input, ONLY_ONE_LEFT);
+    let chosen = choice.index.filter(|&i| viable(i));
+    if chosen.is_none() && second_other.is_none() {
+        return run(first_other, &ONLY_ONE_LEFT);
     }
-    let order = chosen
-        .then_some((choice.index, choice.reason.as_ref()))
-        .into_iter()
-        .chain(
-            choice
-                .alternatives
-                .iter()
-                .copied()
-                .filter(|&i| viable(i, shape))
-                .map(|i| (i, FALLBACK)),
-        );
+    let order = chosen.map(|i| (i, &choice.reason)).into_iter().chain(
+        choice
+            .alternatives
+            .iter()
+            .copied()
+            .filter(|&i| viable(i))
+            .map(|i| (i, &FALLBACK)),
+    );
     let mut failures = Vec::new();
     let mut matched: Option<T> = None;
     let mut matches = Vec::new();
     for (index, reason) in order {
-        match decode(index, input, reason) {
-            Ok(decoded) if !union.one_of => return Ok(decoded),
+        match run(index, reason) {
+            Ok(decoded) if !table.one_of => return Ok(decoded),
             Ok(decoded) => {
-                matches.push(union.variant(index));
+                matches.push(table.variant_name(index));
                 matched.get_or_insert(decoded);
             }
             Err(e) => failures.push(e.to_string()),
@@ -157,9 +259,9 @@ pub fn decode_union<'a, I: Copy, T, E: serde::de::Error>(
     }
     match (matched, matches.len()) {
         (Some(decoded), 1) => Ok(decoded),
-        (Some(_), _) => Err(E::custom(format_args!(
+        (Some(_), _) => Err(serde::de::Error::custom(format_args!(
             "{}: the value matches {} variants ({}), but `oneOf` admits exactly one",
-            union.name,
+            table.name,
             matches.len(),
             matches
                 .iter()
@@ -168,21 +270,224 @@ pub fn decode_union<'a, I: Copy, T, E: serde::de::Error>(
                 .join(", ")
         ))),
         (None, _) => {
-            if choice.index == NO_VARIANT {
-                failures.push(format!(
+            match choice.index {
+                None => failures.push(format!(
                     "{}: no variant matches: {}",
-                    union.name, choice.reason
-                ));
-            } else if !chosen {
-                failures.push(format!(
+                    table.name, choice.reason
+                )),
+                Some(index) if chosen.is_none() => failures.push(format!(
                     "{}: variant `{}` (chosen because {}) is ruled out by a missing required \
                      member or a constant member of another value",
-                    union.name,
-                    union.variant(choice.index),
+                    table.name,
+                    table.variant_name(index),
                     choice.reason
-                ));
+                )),
+                Some(_) => {}
             }
-            Err(E::custom(combine(&failures)))
+            Err(serde::de::Error::custom(combine(&failures)))
+        }
+    }
+}
+
+/// Whether variant `index` can still match: for an object, its required members present and
+/// its constant members (when present) of its values.
+fn viable(table: &UnionTable, index: usize, shape: &Shape<'_>) -> bool {
+    let Shape::Object(map) = shape else {
+        return true;
+    };
+    let Some(check) = table.checks.iter().find(|c| c.variant == index) else {
+        return true;
+    };
+    check.required.iter().all(|path| has(map, path))
+        && check.strs.iter().all(|(m, values)| map.str_in(m, values))
+        && check.ints.iter().all(|(m, values)| map.int_in(m, values))
+}
+
+/// Whether the object `map` has member `path` (one level of nesting at most).
+fn has(map: &Members<'_>, path: Path) -> bool {
+    match path {
+        [name] => map.contains_key(name),
+        [outer, inner] => map.has_nested(outer, inner),
+        _ => false,
+    }
+}
+
+/// Runs the table's decision tree on `shape`; an error when no variant admits its JSON type.
+fn choose(table: &'static UnionTable, shape: &Shape<'_>) -> Result<Choice, serde_json::Error> {
+    Decide { table, shape }.node(&table.choose, None)
+}
+
+/// The decision tree's walk over one value.
+struct Decide<'s, 'a> {
+    table: &'s UnionTable,
+    shape: &'s Shape<'a>,
+}
+
+impl Decide<'_, '_> {
+    /// Decides `node`, `map` being the object its member decisions look at.
+    fn node(
+        &self,
+        node: &'static Node,
+        map: Option<&Members<'_>>,
+    ) -> Result<Choice, serde_json::Error> {
+        Ok(match node {
+            Node::Variant(index, then) => {
+                let reason = if *index == UNKNOWN_METHOD {
+                    UNKNOWN
+                } else {
+                    ONLY
+                };
+                Choice::variant(*index, reason, then)
+            }
+            Node::ByToken(cases) => return self.by_token(cases),
+            Node::ByStr {
+                member,
+                cases,
+                otherwise,
+                missing,
+            } => match map.and_then(|m| m.str_member(member)) {
+                Some(found) => match cases.iter().find(|(value, _)| *value == found.as_ref()) {
+                    Some((value, next)) => self.case(next, Why::Str(member, value), map)?,
+                    None => self.otherwise(otherwise, member, &found, map)?,
+                },
+                None => Choice::none(
+                    Why::Owned(format!("member `{member}` is missing or not a string")),
+                    missing,
+                ),
+            },
+            Node::ByInt {
+                member,
+                cases,
+                otherwise,
+                missing,
+            } => match map.and_then(|m| m.int_member(member)) {
+                Some(found) => match cases.iter().find(|(value, _)| *value == found) {
+                    Some((value, next)) => self.case(next, Why::Int(member, *value), map)?,
+                    None => self.otherwise(otherwise, member, &found, map)?,
+                },
+                None => Choice::none(
+                    Why::Owned(format!("member `{member}` is missing or not a integer")),
+                    missing,
+                ),
+            },
+            Node::ByMembers(rules, last) => {
+                let holds = |rule: &&super::union_table::Rule| {
+                    map.is_some_and(|map| {
+                        rule.all_of.iter().all(|path| has(map, path))
+                            && (rule.any_of.is_empty()
+                                || rule.any_of.iter().any(|path| has(map, path)))
+                    })
+                };
+                match rules.iter().find(holds) {
+                    Some(rule) => Choice::variant(rule.variant, Why::Text(rule.reason), rule.then),
+                    None => match last {
+                        Else::Then(Node::Variant(index, then)) => Choice::variant(
+                            *index,
+                            Why::Text("no other variant's distinguishing members are present"),
+                            then,
+                        ),
+                        Else::Then(next) => self.node(next, map)?,
+                        Else::Fail(then) => {
+                            let members: Vec<String> = rules
+                                .iter()
+                                .flat_map(|r| r.all_of.iter().chain(r.any_of.iter()))
+                                .map(|path| path.join("."))
+                                .collect();
+                            Choice::none(
+                                Why::Owned(format!(
+                                    "none of the distinguishing members {members:?} is present"
+                                )),
+                                then,
+                            )
+                        }
+                    },
+                }
+            }
+            Node::ByFirstItem(item, empty, then) => {
+                let first = match self.shape {
+                    Shape::Array(items) => items.first_object(),
+                    _ => None,
+                };
+                match first {
+                    Some(first) => self.node(item, Some(&first))?,
+                    None => Choice::variant(
+                        *empty,
+                        Why::Text(
+                            "an empty array or a non-object first item takes the first array variant",
+                        ),
+                        then,
+                    ),
+                }
+            }
+        })
+    }
+
+    /// A case of a constant member holding: a variant there is chosen because of the constant.
+    fn case(
+        &self,
+        next: &'static Node,
+        reason: Why,
+        map: Option<&Members<'_>>,
+    ) -> Result<Choice, serde_json::Error> {
+        match next {
+            Node::Variant(index, then) => Ok(Choice::variant(*index, reason, then)),
+            other => self.node(other, map),
+        }
+    }
+
+    /// A constant member holding none of the cases' values.
+    fn otherwise(
+        &self,
+        otherwise: &'static Else,
+        member: &str,
+        found: &dyn fmt::Display,
+        map: Option<&Members<'_>>,
+    ) -> Result<Choice, serde_json::Error> {
+        match otherwise {
+            Else::Then(next) => self.node(next, map),
+            Else::Fail(then) => Ok(Choice::none(
+                Why::Owned(format!(
+                    "member `{member}` has a value no variant admits: {found}"
+                )),
+                then,
+            )),
+        }
+    }
+
+    /// By the value's JSON type.
+    fn by_token(&self, cases: &'static [(Token, Node)]) -> Result<Choice, serde_json::Error> {
+        let has_integer = cases.iter().any(|(t, _)| *t == Token::Integer);
+        let found = cases.iter().find(|(token, _)| match (token, self.shape) {
+            (Token::Object, Shape::Object(_))
+            | (Token::Array, Shape::Array(_))
+            | (Token::String, Shape::String)
+            | (Token::Integer, Shape::Integer)
+            | (Token::Number, Shape::Number)
+            | (Token::Bool, Shape::Bool)
+            | (Token::Null, Shape::Null) => true,
+            // Without an integer case of its own, an integer is a number too.
+            (Token::Number, Shape::Integer) => !has_integer,
+            _ => false,
+        });
+        match found {
+            Some((_, next)) => {
+                let map = match self.shape {
+                    Shape::Object(map) => Some(map),
+                    _ => None,
+                };
+                self.node(next, map)
+            }
+            None => {
+                let expected: Vec<&str> = cases.iter().map(|(t, _)| t.name()).collect();
+                Err(super::no_variant(
+                    self.table.name,
+                    &format!(
+                        "expected {}, found {}",
+                        expected.join(" or "),
+                        self.shape.token_name()
+                    ),
+                ))
+            }
         }
     }
 }
@@ -222,82 +527,10 @@ fn without_pointers(failure: &str) -> String {
     out.replace("missing field `", "missing member `")
 }
 
-/// Decodes `text` as the variant chosen for a union; the error names the union, the
-/// variant, why it was chosen, and the JSON pointer (relative to the union's value) of the
-/// member that failed, written as ``failed at `/params/name` `` so that
-/// [`super::error_pointer`] can find it.
-///
-/// The text is decoded by a serde_json deserializer of its own, under the depth rules of
-/// [`super::with_unbounded_depth`].
-pub fn decode_variant<T: DeserializeOwned, E: serde::de::Error>(
-    text: &str,
-    union: &str,
-    variant: &str,
-    reason: &str,
-) -> Result<T, E> {
-    super::depth::decode_text::<T>(text)
-        .map_err(|(pointer, error)| variant_error(&pointer, &error, union, variant, reason))
-}
-
-/// Decodes the members a union captured ([`Shape::capture_object`]) as its chosen variant,
-/// with the errors of [`decode_variant`].
-pub fn decode_object_variant<T: DeserializeOwned, E: serde::de::Error>(
-    shape: &Shape<'_>,
-    union: &str,
-    variant: &str,
-    reason: &str,
-) -> Result<T, E> {
-    let Shape::Object(members) = shape else {
-        return Err(E::custom(format_args!(
-            "{union}: variant `{variant}` (chosen because {reason}) must be an object, found {}",
-            shape.token_name()
-        )));
-    };
-    super::depth::decode_tracked::<T>(|seed| {
-        seed.deserialize(super::members_de::MembersDeserializer(members))
-    })
-    .map_err(|(pointer, error)| variant_error(&pointer, &error, union, variant, reason))
-}
-
-/// The error of a variant that failed at `pointer` (relative to the union's value).
-fn variant_error<E: serde::de::Error>(
-    pointer: &str,
-    error: &serde_json::Error,
-    union: &str,
-    variant: &str,
-    reason: &str,
-) -> E {
-    let inner = super::depth::message_without_position(error);
-    if pointer.is_empty() {
-        E::custom(format_args!(
-            "{union}: decoding as variant `{variant}` (chosen because {reason}) failed: {inner}"
-        ))
-    } else {
-        E::custom(format_args!(
-            "{union}: decoding as variant `{variant}` (chosen because {reason}) failed at `{pointer}`: {inner}"
-        ))
-    }
-}
-
-/// Decodes the `null` variant of a union.
-pub fn decode_null<E: serde::de::Error>(
-    text: &str,
-    union: &str,
-    variant: &str,
-    reason: &str,
-) -> Result<(), E> {
-    if text.trim() == "null" {
-        Ok(())
-    } else {
-        Err(E::custom(format_args!(
-            "{union}: variant `{variant}` (chosen because {reason}) must be null"
-        )))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::union_table::Check;
     use serde_json::json;
 
     use serde_json::Value;
@@ -308,68 +541,140 @@ mod tests {
         Any(Value),
     }
 
-    const INFO: UnionInfo = UnionInfo {
+    fn variant(v: &Variant<'_, str>) -> Result<Two, serde_json::Error> {
+        match v.index() {
+            0 => v.decode().map(Two::Text),
+            _ => v.decode().map(Two::Any),
+        }
+    }
+
+    const ANY_OF: UnionTable = UnionTable {
         name: "Two",
         one_of: false,
         variants: &["Text", "Any"],
+        strings: &[],
+        checks: &[],
+        choose: Node::Variant(0, &[1]),
     };
 
-    fn decode(value: Value, info: &UnionInfo, choice: Choice) -> Result<Two, serde_json::Error> {
-        let text = value.to_string();
-        let shape = Shape::of::<serde_json::Error>(&text)?;
-        decode_union(
-            &text,
-            &shape,
-            info,
-            choice,
-            |_, _| true,
-            |i, text, reason| match i {
-                0 => decode_variant::<String, _>(text, "Two", "Text", reason).map(Two::Text),
-                _ => decode_variant::<Value, _>(text, "Two", "Any", reason).map(Two::Any),
-            },
+    static ONE_OF: UnionTable = UnionTable {
+        one_of: true,
+        ..ANY_OF
+    };
+
+    static ALONE: UnionTable = UnionTable {
+        choose: Node::Variant(0, &[]),
+        ..ANY_OF
+    };
+
+    static NONE: UnionTable = UnionTable {
+        choose: Node::ByStr {
+            member: "type",
+            cases: &[],
+            otherwise: Else::Fail(&[]),
+            missing: &[],
+        },
+        ..ANY_OF
+    };
+
+    fn decode(value: Value, table: &'static UnionTable) -> Result<Two, serde_json::Error> {
+        decode_values(
+            &mut serde_json::Deserializer::from_str(&value.to_string()),
+            table,
+            variant,
         )
     }
 
     #[test]
     fn any_of_falls_back_in_order_and_one_of_requires_exactly_one() {
-        let choice = || Choice::variant(0, "it is a string", &[1]);
-        assert_eq!(
-            decode(json!("x"), &INFO, choice()).unwrap(),
-            Two::Text("x".into())
-        );
-        assert_eq!(
-            decode(json!(5), &INFO, choice()).unwrap(),
-            Two::Any(json!(5))
-        );
-        let one_of = UnionInfo {
-            one_of: true,
-            ..INFO
-        };
-        let err = decode(json!("x"), &one_of, choice())
-            .unwrap_err()
-            .to_string();
+        assert_eq!(decode(json!("x"), &ANY_OF).unwrap(), Two::Text("x".into()));
+        assert_eq!(decode(json!(5), &ANY_OF).unwrap(), Two::Any(json!(5)));
+        let err = decode(json!("x"), &ONE_OF).unwrap_err().to_string();
         assert!(err.contains("matches 2 variants (`Text`, `Any`)"), "{err}");
-        assert_eq!(
-            decode(json!(5), &one_of, choice()).unwrap(),
-            Two::Any(json!(5))
-        );
+        assert_eq!(decode(json!(5), &ONE_OF).unwrap(), Two::Any(json!(5)));
     }
 
     #[test]
     fn without_alternatives_the_chosen_error_stands_alone() {
-        let err = decode(json!(5), &INFO, Choice::variant(0, "it is a string", &[]))
+        let err = decode(json!(5), &ALONE).unwrap_err().to_string();
+        assert!(
+            err.starts_with(
+                "Two: decoding as variant `Text` (chosen because it is the only variant \
+                 admitting this JSON type) failed"
+            ),
+            "{err}"
+        );
+        let err = decode(json!(5), &NONE).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "Two: no variant matches: member `type` is missing or not a string"
+        );
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Text {
+        text: String,
+    }
+
+    fn object(v: &Variant<'_, Shape<'_>>) -> Result<Text, serde_json::Error> {
+        v.decode()
+    }
+
+    static OBJECTS: UnionTable = UnionTable {
+        name: "Content",
+        one_of: false,
+        variants: &["Text", "Other"],
+        strings: &["text", "type"],
+        checks: &[Check {
+            variant: 1,
+            required: &[&["data"]],
+            strs: &[("type", &["image"])],
+            ints: &[],
+        }],
+        choose: Node::ByToken(&[(
+            Token::Object,
+            Node::ByStr {
+                member: "type",
+                cases: &[("text", Node::Variant(0, &[1]))],
+                otherwise: Else::Fail(&[]),
+                missing: &[],
+            },
+        )]),
+    };
+
+    #[test]
+    fn a_union_of_objects_reads_its_members_and_names_the_constant() {
+        let decode = |text: &str| {
+            decode_objects(
+                &mut serde_json::Deserializer::from_str(text),
+                &OBJECTS,
+                object,
+            )
+        };
+        assert_eq!(
+            decode(r#"{"type":"text","text":"hi"}"#).unwrap(),
+            Text { text: "hi".into() }
+        );
+        let err = decode(r#"{"type":"text","text":5}"#)
             .unwrap_err()
             .to_string();
         assert!(
             err.starts_with(
-                "Two: decoding as variant `Text` (chosen because it is a string) failed"
+                "Content: decoding as variant `Text` (chosen because member `type` is \"text\") \
+                 failed at `/text`"
             ),
             "{err}"
         );
-        let err = decode(json!(5), &INFO, Choice::none("no member `type`", &[]))
-            .unwrap_err()
-            .to_string();
-        assert_eq!(err, "Two: no variant matches: no member `type`");
+        let err = decode(r#"{"type":"video"}"#).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "Content: no variant matches: member `type` has a value no variant admits: video"
+        );
+        let err = decode("[1]").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "Content: no variant matches: expected an object, found an array"
+        );
     }
 
     #[test]

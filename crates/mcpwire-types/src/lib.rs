@@ -46,7 +46,9 @@
 //!   ([`support::RawJson`]); never a `serde_json::Value`. A variant
 //!   is chosen from that [`support::Shape`] without trial decoding (JSON token type, a constant
 //!   member such as `method` or `type`, a required member unique to one variant, the most
-//!   specific set of required members), then [`support::decode_union`] applies the JSON Schema
+//!   specific set of required members; each union's decisions are a static
+//!   [`support::union_table::UnionTable`]), then [`support::decode_objects`] /
+//!   [`support::decode_values`] apply the JSON Schema
 //!   meaning: when other variants admitting the value's JSON type remain (none is ruled out by a
 //!   missing required member or a constant of another value), `anyOf` falls back to them in
 //!   schema order and `oneOf` requires exactly one to match. Errors name the union, the variant,

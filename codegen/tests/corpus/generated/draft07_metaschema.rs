@@ -13,119 +13,43 @@ pub enum CoreSchemaMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl CoreSchemaMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreSchemaMetaSchemaObject(_) => "CoreSchemaMetaSchemaObject",
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<CoreSchemaMetaSchemaObject> for CoreSchemaMetaSchema {
-    /// The `CoreSchemaMetaSchemaObject` alternative.
-    fn from(value: CoreSchemaMetaSchemaObject) -> Self {
-        Self::CoreSchemaMetaSchemaObject(Box::new(value))
-    }
-}
-impl ::core::convert::From<bool> for CoreSchemaMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    CoreSchemaMetaSchema "CoreSchemaMetaSchema";
+    CoreSchemaMetaSchemaObject(CoreSchemaMetaSchemaObject) boxed from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<CoreSchemaMetaSchema, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "CoreSchemaMetaSchema",
-                one_of: false,
-                variants: &["CoreSchemaMetaSchemaObject", "Boolean"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<CoreSchemaMetaSchema, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            CoreSchemaMetaSchemaObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreSchemaMetaSchema",
-                                "CoreSchemaMetaSchemaObject",
-                                reason,
-                            )
-                            .map(|v| CoreSchemaMetaSchema::CoreSchemaMetaSchemaObject(
-                                Box::new(v),
-                            ))
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(input, "CoreSchemaMetaSchema", "Boolean", reason)
-                            .map(CoreSchemaMetaSchema::Boolean)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CoreSchemaMetaSchema",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CoreSchemaMetaSchema",
+            one_of: false,
+            variants: &["CoreSchemaMetaSchemaObject", "Boolean"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Bool, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<CoreSchemaMetaSchema, ::serde_json::Error> {
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(|v| CoreSchemaMetaSchema::CoreSchemaMetaSchemaObject(
+                            Box::new(v),
+                        ))
+                }
+                _ => v.decode().map(CoreSchemaMetaSchema::Boolean),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `CoreSchemaMetaSchemaObject` (JSON Schema).
@@ -419,138 +343,47 @@ pub enum CoreSchemaMetaSchemaObjectDependenciesValue {
     /// The `StringArray` alternative.
     StringArray(StringArray),
 }
-impl CoreSchemaMetaSchemaObjectDependenciesValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreSchemaMetaSchema(_) => "CoreSchemaMetaSchema",
-            Self::StringArray(_) => "StringArray",
-        }
-    }
-}
-impl ::core::convert::From<CoreSchemaMetaSchema>
-for CoreSchemaMetaSchemaObjectDependenciesValue {
-    /// The `CoreSchemaMetaSchema` alternative.
-    fn from(value: CoreSchemaMetaSchema) -> Self {
-        Self::CoreSchemaMetaSchema(value)
-    }
-}
-impl ::core::convert::From<StringArray> for CoreSchemaMetaSchemaObjectDependenciesValue {
-    /// The `StringArray` alternative.
-    fn from(value: StringArray) -> Self {
-        Self::StringArray(value)
-    }
+::mcpwire_support::union! {
+    CoreSchemaMetaSchemaObjectDependenciesValue "CoreSchemaMetaSchemaObjectDependenciesValue";
+    CoreSchemaMetaSchema(CoreSchemaMetaSchema) from;
+    StringArray(StringArray) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectDependenciesValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<CoreSchemaMetaSchemaObjectDependenciesValue, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "CoreSchemaMetaSchemaObjectDependenciesValue",
-                one_of: false,
-                variants: &["CoreSchemaMetaSchema", "StringArray"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<
-                CoreSchemaMetaSchemaObjectDependenciesValue,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            CoreSchemaMetaSchema,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreSchemaMetaSchemaObjectDependenciesValue",
-                                "CoreSchemaMetaSchema",
-                                reason,
-                            )
-                            .map(
-                                CoreSchemaMetaSchemaObjectDependenciesValue::CoreSchemaMetaSchema,
-                            )
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            StringArray,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreSchemaMetaSchemaObjectDependenciesValue",
-                                "StringArray",
-                                reason,
-                            )
-                            .map(
-                                CoreSchemaMetaSchemaObjectDependenciesValue::StringArray,
-                            )
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Array(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CoreSchemaMetaSchemaObjectDependenciesValue",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected an object or an array or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CoreSchemaMetaSchemaObjectDependenciesValue",
+            one_of: false,
+            variants: &["CoreSchemaMetaSchema", "StringArray"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                    (t::Token::Bool, t::Node::Variant(0, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<CoreSchemaMetaSchemaObjectDependenciesValue, ::serde_json::Error> {
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(
+                            CoreSchemaMetaSchemaObjectDependenciesValue::CoreSchemaMetaSchema,
+                        )
+                }
+                _ => {
+                    v.decode()
+                        .map(CoreSchemaMetaSchemaObjectDependenciesValue::StringArray)
+                }
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `CoreSchemaMetaSchemaObjectItems` (JSON Schema).
@@ -566,132 +399,44 @@ pub enum CoreSchemaMetaSchemaObjectItems {
     /// The `SchemaArray` alternative.
     SchemaArray(SchemaArray),
 }
-impl CoreSchemaMetaSchemaObjectItems {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreSchemaMetaSchema(_) => "CoreSchemaMetaSchema",
-            Self::SchemaArray(_) => "SchemaArray",
-        }
-    }
-}
-impl ::core::convert::From<CoreSchemaMetaSchema> for CoreSchemaMetaSchemaObjectItems {
-    /// The `CoreSchemaMetaSchema` alternative.
-    fn from(value: CoreSchemaMetaSchema) -> Self {
-        Self::CoreSchemaMetaSchema(Box::new(value))
-    }
-}
-impl ::core::convert::From<SchemaArray> for CoreSchemaMetaSchemaObjectItems {
-    /// The `SchemaArray` alternative.
-    fn from(value: SchemaArray) -> Self {
-        Self::SchemaArray(value)
-    }
+::mcpwire_support::union! {
+    CoreSchemaMetaSchemaObjectItems "CoreSchemaMetaSchemaObjectItems";
+    CoreSchemaMetaSchema(CoreSchemaMetaSchema) boxed from;
+    SchemaArray(SchemaArray) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<CoreSchemaMetaSchemaObjectItems, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "CoreSchemaMetaSchemaObjectItems",
-                one_of: false,
-                variants: &["CoreSchemaMetaSchema", "SchemaArray"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<CoreSchemaMetaSchemaObjectItems, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            CoreSchemaMetaSchema,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreSchemaMetaSchemaObjectItems",
-                                "CoreSchemaMetaSchema",
-                                reason,
-                            )
-                            .map(|v| CoreSchemaMetaSchemaObjectItems::CoreSchemaMetaSchema(
-                                Box::new(v),
-                            ))
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            SchemaArray,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreSchemaMetaSchemaObjectItems",
-                                "SchemaArray",
-                                reason,
-                            )
-                            .map(CoreSchemaMetaSchemaObjectItems::SchemaArray)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Array(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CoreSchemaMetaSchemaObjectItems",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected an object or an array or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CoreSchemaMetaSchemaObjectItems",
+            one_of: false,
+            variants: &["CoreSchemaMetaSchema", "SchemaArray"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                    (t::Token::Bool, t::Node::Variant(0, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<CoreSchemaMetaSchemaObjectItems, ::serde_json::Error> {
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(|v| CoreSchemaMetaSchemaObjectItems::CoreSchemaMetaSchema(
+                            Box::new(v),
+                        ))
+                }
+                _ => v.decode().map(CoreSchemaMetaSchemaObjectItems::SchemaArray),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `CoreSchemaMetaSchemaObjectType` (JSON Schema).
@@ -707,112 +452,38 @@ pub enum CoreSchemaMetaSchemaObjectType {
     /// The `Array` alternative.
     Array(Vec<SimpleTypes>),
 }
-impl CoreSchemaMetaSchemaObjectType {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::SimpleTypes(_) => "SimpleTypes",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<SimpleTypes> for CoreSchemaMetaSchemaObjectType {
-    /// The `SimpleTypes` alternative.
-    fn from(value: SimpleTypes) -> Self {
-        Self::SimpleTypes(value)
-    }
-}
-impl ::core::convert::From<Vec<SimpleTypes>> for CoreSchemaMetaSchemaObjectType {
-    /// The `Array` alternative.
-    fn from(value: Vec<SimpleTypes>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_support::union! {
+    CoreSchemaMetaSchemaObjectType "CoreSchemaMetaSchemaObjectType";
+    SimpleTypes(SimpleTypes) from;
+    Array(Vec<SimpleTypes>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreSchemaMetaSchemaObjectType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<CoreSchemaMetaSchemaObjectType, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "CoreSchemaMetaSchemaObjectType",
-                one_of: false,
-                variants: &["SimpleTypes", "Array"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<CoreSchemaMetaSchemaObjectType, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            SimpleTypes,
-                            ::serde_json::Error,
-                        >(input, "CoreSchemaMetaSchemaObjectType", "SimpleTypes", reason)
-                            .map(CoreSchemaMetaSchemaObjectType::SimpleTypes)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            Vec<SimpleTypes>,
-                            ::serde_json::Error,
-                        >(input, "CoreSchemaMetaSchemaObjectType", "Array", reason)
-                            .map(CoreSchemaMetaSchemaObjectType::Array)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Array(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::String => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CoreSchemaMetaSchemaObjectType",
-                            &::std::format!(
-                                "{}, found {}", "expected an array or a string", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CoreSchemaMetaSchemaObjectType",
+            one_of: false,
+            variants: &["SimpleTypes", "Array"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                    (t::Token::String, t::Node::Variant(0, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<CoreSchemaMetaSchemaObjectType, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(CoreSchemaMetaSchemaObjectType::SimpleTypes),
+                _ => v.decode().map(CoreSchemaMetaSchemaObjectType::Array),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `NonNegativeInteger` (JSON Schema).

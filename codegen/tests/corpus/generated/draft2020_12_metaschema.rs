@@ -17,122 +17,43 @@ pub enum ApplicatorVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl ApplicatorVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ApplicatorVocabularyMetaSchemaObject(_) => {
-                "ApplicatorVocabularyMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<ApplicatorVocabularyMetaSchemaObject>
-for ApplicatorVocabularyMetaSchema {
-    /// The `ApplicatorVocabularyMetaSchemaObject` alternative.
-    fn from(value: ApplicatorVocabularyMetaSchemaObject) -> Self {
-        Self::ApplicatorVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for ApplicatorVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    ApplicatorVocabularyMetaSchema "ApplicatorVocabularyMetaSchema";
+    ApplicatorVocabularyMetaSchemaObject(ApplicatorVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ApplicatorVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<ApplicatorVocabularyMetaSchema, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "ApplicatorVocabularyMetaSchema",
-                one_of: false,
-                variants: &["ApplicatorVocabularyMetaSchemaObject", "Boolean"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<ApplicatorVocabularyMetaSchema, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            ApplicatorVocabularyMetaSchemaObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ApplicatorVocabularyMetaSchema",
-                                "ApplicatorVocabularyMetaSchemaObject",
-                                reason,
-                            )
-                            .map(
-                                ApplicatorVocabularyMetaSchema::ApplicatorVocabularyMetaSchemaObject,
-                            )
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(input, "ApplicatorVocabularyMetaSchema", "Boolean", reason)
-                            .map(ApplicatorVocabularyMetaSchema::Boolean)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ApplicatorVocabularyMetaSchema",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ApplicatorVocabularyMetaSchema",
+            one_of: false,
+            variants: &["ApplicatorVocabularyMetaSchemaObject", "Boolean"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Bool, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<ApplicatorVocabularyMetaSchema, ::serde_json::Error> {
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(
+                            ApplicatorVocabularyMetaSchema::ApplicatorVocabularyMetaSchemaObject,
+                        )
+                }
+                _ => v.decode().map(ApplicatorVocabularyMetaSchema::Boolean),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `ApplicatorVocabularyMetaSchemaObject` (JSON Schema).
@@ -262,122 +183,43 @@ pub enum ContentVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl ContentVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ContentVocabularyMetaSchemaObject(_) => {
-                "ContentVocabularyMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<ContentVocabularyMetaSchemaObject>
-for ContentVocabularyMetaSchema {
-    /// The `ContentVocabularyMetaSchemaObject` alternative.
-    fn from(value: ContentVocabularyMetaSchemaObject) -> Self {
-        Self::ContentVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for ContentVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    ContentVocabularyMetaSchema "ContentVocabularyMetaSchema";
+    ContentVocabularyMetaSchemaObject(ContentVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ContentVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<ContentVocabularyMetaSchema, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "ContentVocabularyMetaSchema",
-                one_of: false,
-                variants: &["ContentVocabularyMetaSchemaObject", "Boolean"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<ContentVocabularyMetaSchema, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            ContentVocabularyMetaSchemaObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ContentVocabularyMetaSchema",
-                                "ContentVocabularyMetaSchemaObject",
-                                reason,
-                            )
-                            .map(
-                                ContentVocabularyMetaSchema::ContentVocabularyMetaSchemaObject,
-                            )
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(input, "ContentVocabularyMetaSchema", "Boolean", reason)
-                            .map(ContentVocabularyMetaSchema::Boolean)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ContentVocabularyMetaSchema",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ContentVocabularyMetaSchema",
+            one_of: false,
+            variants: &["ContentVocabularyMetaSchemaObject", "Boolean"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Bool, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<ContentVocabularyMetaSchema, ::serde_json::Error> {
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(
+                            ContentVocabularyMetaSchema::ContentVocabularyMetaSchemaObject,
+                        )
+                }
+                _ => v.decode().map(ContentVocabularyMetaSchema::Boolean),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `ContentVocabularyMetaSchemaObject` (JSON Schema).
@@ -439,127 +281,43 @@ pub enum CoreAndValidationSpecificationsMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl CoreAndValidationSpecificationsMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreAndValidationSpecificationsMetaSchemaObject(_) => {
-                "CoreAndValidationSpecificationsMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<CoreAndValidationSpecificationsMetaSchemaObject>
-for CoreAndValidationSpecificationsMetaSchema {
-    /// The `CoreAndValidationSpecificationsMetaSchemaObject` alternative.
-    fn from(value: CoreAndValidationSpecificationsMetaSchemaObject) -> Self {
-        Self::CoreAndValidationSpecificationsMetaSchemaObject(Box::new(value))
-    }
-}
-impl ::core::convert::From<bool> for CoreAndValidationSpecificationsMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    CoreAndValidationSpecificationsMetaSchema "CoreAndValidationSpecificationsMetaSchema";
+    CoreAndValidationSpecificationsMetaSchemaObject(CoreAndValidationSpecificationsMetaSchemaObject) boxed from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreAndValidationSpecificationsMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<CoreAndValidationSpecificationsMetaSchema, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "CoreAndValidationSpecificationsMetaSchema",
-                one_of: false,
-                variants: &["CoreAndValidationSpecificationsMetaSchemaObject", "Boolean"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<CoreAndValidationSpecificationsMetaSchema, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            CoreAndValidationSpecificationsMetaSchemaObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreAndValidationSpecificationsMetaSchema",
-                                "CoreAndValidationSpecificationsMetaSchemaObject",
-                                reason,
-                            )
-                            .map(|v| CoreAndValidationSpecificationsMetaSchema::CoreAndValidationSpecificationsMetaSchemaObject(
-                                Box::new(v),
-                            ))
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreAndValidationSpecificationsMetaSchema",
-                                "Boolean",
-                                reason,
-                            )
-                            .map(CoreAndValidationSpecificationsMetaSchema::Boolean)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CoreAndValidationSpecificationsMetaSchema",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CoreAndValidationSpecificationsMetaSchema",
+            one_of: false,
+            variants: &["CoreAndValidationSpecificationsMetaSchemaObject", "Boolean"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Bool, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<CoreAndValidationSpecificationsMetaSchema, ::serde_json::Error> {
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(|v| CoreAndValidationSpecificationsMetaSchema::CoreAndValidationSpecificationsMetaSchemaObject(
+                            Box::new(v),
+                        ))
+                }
+                _ => v.decode().map(CoreAndValidationSpecificationsMetaSchema::Boolean),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `CoreAndValidationSpecificationsMetaSchemaObject` (JSON Schema).
@@ -960,145 +718,53 @@ pub enum CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
     /// The `StringArray` alternative.
     StringArray(StringArray),
 }
-impl CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreAndValidationSpecificationsMetaSchema(_) => {
-                "CoreAndValidationSpecificationsMetaSchema"
-            }
-            Self::StringArray(_) => "StringArray",
-        }
-    }
-}
-impl ::core::convert::From<CoreAndValidationSpecificationsMetaSchema>
-for CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
-    /// The `CoreAndValidationSpecificationsMetaSchema` alternative.
-    fn from(value: CoreAndValidationSpecificationsMetaSchema) -> Self {
-        Self::CoreAndValidationSpecificationsMetaSchema(value)
-    }
-}
-impl ::core::convert::From<StringArray>
-for CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
-    /// The `StringArray` alternative.
-    fn from(value: StringArray) -> Self {
-        Self::StringArray(value)
-    }
+::mcpwire_support::union! {
+    CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue";
+    CoreAndValidationSpecificationsMetaSchema(CoreAndValidationSpecificationsMetaSchema) from;
+    StringArray(StringArray) from;
 }
 impl<'de> ::serde::Deserialize<'de>
 for CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
+            one_of: false,
+            variants: &["CoreAndValidationSpecificationsMetaSchema", "StringArray"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                    (t::Token::Bool, t::Node::Variant(0, &[])),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
         ) -> Result<
             CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue,
             ::serde_json::Error,
         > {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
-                one_of: false,
-                variants: &["CoreAndValidationSpecificationsMetaSchema", "StringArray"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<
-                CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            CoreAndValidationSpecificationsMetaSchema,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
-                                "CoreAndValidationSpecificationsMetaSchema",
-                                reason,
-                            )
-                            .map(
-                                CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue::CoreAndValidationSpecificationsMetaSchema,
-                            )
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            StringArray,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
-                                "StringArray",
-                                reason,
-                            )
-                            .map(
-                                CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue::StringArray,
-                            )
-                    }
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(
+                            CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue::CoreAndValidationSpecificationsMetaSchema,
+                        )
+                }
+                _ => {
+                    v.decode()
+                        .map(
+                            CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue::StringArray,
+                        )
                 }
             }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Array(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CoreAndValidationSpecificationsMetaSchemaObjectDependenciesValue",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected an object or an array or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
         }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `CoreAndValidationSpecificationsMetaSchemaObjectType` (JSON Schema).
@@ -1114,135 +780,50 @@ pub enum CoreAndValidationSpecificationsMetaSchemaObjectType {
     /// The `Array` alternative.
     Array(Vec<SimpleTypes>),
 }
-impl CoreAndValidationSpecificationsMetaSchemaObjectType {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::SimpleTypes(_) => "SimpleTypes",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<SimpleTypes>
-for CoreAndValidationSpecificationsMetaSchemaObjectType {
-    /// The `SimpleTypes` alternative.
-    fn from(value: SimpleTypes) -> Self {
-        Self::SimpleTypes(value)
-    }
-}
-impl ::core::convert::From<Vec<SimpleTypes>>
-for CoreAndValidationSpecificationsMetaSchemaObjectType {
-    /// The `Array` alternative.
-    fn from(value: Vec<SimpleTypes>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_support::union! {
+    CoreAndValidationSpecificationsMetaSchemaObjectType "CoreAndValidationSpecificationsMetaSchemaObjectType";
+    SimpleTypes(SimpleTypes) from;
+    Array(Vec<SimpleTypes>) from;
 }
 impl<'de> ::serde::Deserialize<'de>
 for CoreAndValidationSpecificationsMetaSchemaObjectType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CoreAndValidationSpecificationsMetaSchemaObjectType",
+            one_of: false,
+            variants: &["SimpleTypes", "Array"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                    (t::Token::String, t::Node::Variant(0, &[])),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
         ) -> Result<
             CoreAndValidationSpecificationsMetaSchemaObjectType,
             ::serde_json::Error,
         > {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "CoreAndValidationSpecificationsMetaSchemaObjectType",
-                one_of: false,
-                variants: &["SimpleTypes", "Array"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<
-                CoreAndValidationSpecificationsMetaSchemaObjectType,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            SimpleTypes,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreAndValidationSpecificationsMetaSchemaObjectType",
-                                "SimpleTypes",
-                                reason,
-                            )
-                            .map(
-                                CoreAndValidationSpecificationsMetaSchemaObjectType::SimpleTypes,
-                            )
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            Vec<SimpleTypes>,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreAndValidationSpecificationsMetaSchemaObjectType",
-                                "Array",
-                                reason,
-                            )
-                            .map(
-                                CoreAndValidationSpecificationsMetaSchemaObjectType::Array,
-                            )
-                    }
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(
+                            CoreAndValidationSpecificationsMetaSchemaObjectType::SimpleTypes,
+                        )
+                }
+                _ => {
+                    v.decode()
+                        .map(CoreAndValidationSpecificationsMetaSchemaObjectType::Array)
                 }
             }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Array(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::String => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CoreAndValidationSpecificationsMetaSchemaObjectType",
-                            &::std::format!(
-                                "{}, found {}", "expected an array or a string", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
         }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `CoreVocabularyMetaSchema` (JSON Schema).
@@ -1258,119 +839,41 @@ pub enum CoreVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl CoreVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CoreVocabularyMetaSchemaObject(_) => "CoreVocabularyMetaSchemaObject",
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<CoreVocabularyMetaSchemaObject> for CoreVocabularyMetaSchema {
-    /// The `CoreVocabularyMetaSchemaObject` alternative.
-    fn from(value: CoreVocabularyMetaSchemaObject) -> Self {
-        Self::CoreVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for CoreVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    CoreVocabularyMetaSchema "CoreVocabularyMetaSchema";
+    CoreVocabularyMetaSchemaObject(CoreVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CoreVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<CoreVocabularyMetaSchema, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "CoreVocabularyMetaSchema",
-                one_of: false,
-                variants: &["CoreVocabularyMetaSchemaObject", "Boolean"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<CoreVocabularyMetaSchema, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            CoreVocabularyMetaSchemaObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CoreVocabularyMetaSchema",
-                                "CoreVocabularyMetaSchemaObject",
-                                reason,
-                            )
-                            .map(
-                                CoreVocabularyMetaSchema::CoreVocabularyMetaSchemaObject,
-                            )
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(input, "CoreVocabularyMetaSchema", "Boolean", reason)
-                            .map(CoreVocabularyMetaSchema::Boolean)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CoreVocabularyMetaSchema",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CoreVocabularyMetaSchema",
+            one_of: false,
+            variants: &["CoreVocabularyMetaSchemaObject", "Boolean"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Bool, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<CoreVocabularyMetaSchema, ::serde_json::Error> {
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(CoreVocabularyMetaSchema::CoreVocabularyMetaSchemaObject)
+                }
+                _ => v.decode().map(CoreVocabularyMetaSchema::Boolean),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `CoreVocabularyMetaSchemaObject` (JSON Schema).
@@ -1456,136 +959,52 @@ pub enum FormatVocabularyMetaSchemaForAnnotationResults {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl FormatVocabularyMetaSchemaForAnnotationResults {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::FormatVocabularyMetaSchemaForAnnotationResultsObject(_) => {
-                "FormatVocabularyMetaSchemaForAnnotationResultsObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<FormatVocabularyMetaSchemaForAnnotationResultsObject>
-for FormatVocabularyMetaSchemaForAnnotationResults {
-    /// The `FormatVocabularyMetaSchemaForAnnotationResultsObject` alternative.
-    fn from(value: FormatVocabularyMetaSchemaForAnnotationResultsObject) -> Self {
-        Self::FormatVocabularyMetaSchemaForAnnotationResultsObject(value)
-    }
-}
-impl ::core::convert::From<bool> for FormatVocabularyMetaSchemaForAnnotationResults {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    FormatVocabularyMetaSchemaForAnnotationResults "FormatVocabularyMetaSchemaForAnnotationResults";
+    FormatVocabularyMetaSchemaForAnnotationResultsObject(FormatVocabularyMetaSchemaForAnnotationResultsObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for FormatVocabularyMetaSchemaForAnnotationResults {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "FormatVocabularyMetaSchemaForAnnotationResults",
+            one_of: false,
+            variants: &[
+                "FormatVocabularyMetaSchemaForAnnotationResultsObject",
+                "Boolean",
+            ],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Bool, t::Node::Variant(1, &[])),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
         ) -> Result<
             FormatVocabularyMetaSchemaForAnnotationResults,
             ::serde_json::Error,
         > {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "FormatVocabularyMetaSchemaForAnnotationResults",
-                one_of: false,
-                variants: &[
-                    "FormatVocabularyMetaSchemaForAnnotationResultsObject",
-                    "Boolean",
-                ],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<
-                FormatVocabularyMetaSchemaForAnnotationResults,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            FormatVocabularyMetaSchemaForAnnotationResultsObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "FormatVocabularyMetaSchemaForAnnotationResults",
-                                "FormatVocabularyMetaSchemaForAnnotationResultsObject",
-                                reason,
-                            )
-                            .map(
-                                FormatVocabularyMetaSchemaForAnnotationResults::FormatVocabularyMetaSchemaForAnnotationResultsObject,
-                            )
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "FormatVocabularyMetaSchemaForAnnotationResults",
-                                "Boolean",
-                                reason,
-                            )
-                            .map(FormatVocabularyMetaSchemaForAnnotationResults::Boolean)
-                    }
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(
+                            FormatVocabularyMetaSchemaForAnnotationResults::FormatVocabularyMetaSchemaForAnnotationResultsObject,
+                        )
+                }
+                _ => {
+                    v.decode()
+                        .map(FormatVocabularyMetaSchemaForAnnotationResults::Boolean)
                 }
             }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "FormatVocabularyMetaSchemaForAnnotationResults",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
         }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `FormatVocabularyMetaSchemaForAnnotationResultsObject` (JSON Schema).
@@ -1627,122 +1046,43 @@ pub enum MetaDataVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl MetaDataVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::MetaDataVocabularyMetaSchemaObject(_) => {
-                "MetaDataVocabularyMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<MetaDataVocabularyMetaSchemaObject>
-for MetaDataVocabularyMetaSchema {
-    /// The `MetaDataVocabularyMetaSchemaObject` alternative.
-    fn from(value: MetaDataVocabularyMetaSchemaObject) -> Self {
-        Self::MetaDataVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for MetaDataVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    MetaDataVocabularyMetaSchema "MetaDataVocabularyMetaSchema";
+    MetaDataVocabularyMetaSchemaObject(MetaDataVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MetaDataVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MetaDataVocabularyMetaSchema, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MetaDataVocabularyMetaSchema",
-                one_of: false,
-                variants: &["MetaDataVocabularyMetaSchemaObject", "Boolean"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<MetaDataVocabularyMetaSchema, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            MetaDataVocabularyMetaSchemaObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "MetaDataVocabularyMetaSchema",
-                                "MetaDataVocabularyMetaSchemaObject",
-                                reason,
-                            )
-                            .map(
-                                MetaDataVocabularyMetaSchema::MetaDataVocabularyMetaSchemaObject,
-                            )
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(input, "MetaDataVocabularyMetaSchema", "Boolean", reason)
-                            .map(MetaDataVocabularyMetaSchema::Boolean)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MetaDataVocabularyMetaSchema",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MetaDataVocabularyMetaSchema",
+            one_of: false,
+            variants: &["MetaDataVocabularyMetaSchemaObject", "Boolean"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Bool, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<MetaDataVocabularyMetaSchema, ::serde_json::Error> {
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(
+                            MetaDataVocabularyMetaSchema::MetaDataVocabularyMetaSchemaObject,
+                        )
+                }
+                _ => v.decode().map(MetaDataVocabularyMetaSchema::Boolean),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `MetaDataVocabularyMetaSchemaObject` (JSON Schema).
@@ -1874,127 +1214,43 @@ pub enum UnevaluatedApplicatorVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl UnevaluatedApplicatorVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::UnevaluatedApplicatorVocabularyMetaSchemaObject(_) => {
-                "UnevaluatedApplicatorVocabularyMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<UnevaluatedApplicatorVocabularyMetaSchemaObject>
-for UnevaluatedApplicatorVocabularyMetaSchema {
-    /// The `UnevaluatedApplicatorVocabularyMetaSchemaObject` alternative.
-    fn from(value: UnevaluatedApplicatorVocabularyMetaSchemaObject) -> Self {
-        Self::UnevaluatedApplicatorVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for UnevaluatedApplicatorVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    UnevaluatedApplicatorVocabularyMetaSchema "UnevaluatedApplicatorVocabularyMetaSchema";
+    UnevaluatedApplicatorVocabularyMetaSchemaObject(UnevaluatedApplicatorVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for UnevaluatedApplicatorVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<UnevaluatedApplicatorVocabularyMetaSchema, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "UnevaluatedApplicatorVocabularyMetaSchema",
-                one_of: false,
-                variants: &["UnevaluatedApplicatorVocabularyMetaSchemaObject", "Boolean"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<UnevaluatedApplicatorVocabularyMetaSchema, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            UnevaluatedApplicatorVocabularyMetaSchemaObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "UnevaluatedApplicatorVocabularyMetaSchema",
-                                "UnevaluatedApplicatorVocabularyMetaSchemaObject",
-                                reason,
-                            )
-                            .map(
-                                UnevaluatedApplicatorVocabularyMetaSchema::UnevaluatedApplicatorVocabularyMetaSchemaObject,
-                            )
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "UnevaluatedApplicatorVocabularyMetaSchema",
-                                "Boolean",
-                                reason,
-                            )
-                            .map(UnevaluatedApplicatorVocabularyMetaSchema::Boolean)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "UnevaluatedApplicatorVocabularyMetaSchema",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "UnevaluatedApplicatorVocabularyMetaSchema",
+            one_of: false,
+            variants: &["UnevaluatedApplicatorVocabularyMetaSchemaObject", "Boolean"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Bool, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<UnevaluatedApplicatorVocabularyMetaSchema, ::serde_json::Error> {
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(
+                            UnevaluatedApplicatorVocabularyMetaSchema::UnevaluatedApplicatorVocabularyMetaSchemaObject,
+                        )
+                }
+                _ => v.decode().map(UnevaluatedApplicatorVocabularyMetaSchema::Boolean),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `UnevaluatedApplicatorVocabularyMetaSchemaObject` (JSON Schema).
@@ -2057,122 +1313,43 @@ pub enum ValidationVocabularyMetaSchema {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl ValidationVocabularyMetaSchema {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ValidationVocabularyMetaSchemaObject(_) => {
-                "ValidationVocabularyMetaSchemaObject"
-            }
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<ValidationVocabularyMetaSchemaObject>
-for ValidationVocabularyMetaSchema {
-    /// The `ValidationVocabularyMetaSchemaObject` alternative.
-    fn from(value: ValidationVocabularyMetaSchemaObject) -> Self {
-        Self::ValidationVocabularyMetaSchemaObject(value)
-    }
-}
-impl ::core::convert::From<bool> for ValidationVocabularyMetaSchema {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    ValidationVocabularyMetaSchema "ValidationVocabularyMetaSchema";
+    ValidationVocabularyMetaSchemaObject(ValidationVocabularyMetaSchemaObject) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ValidationVocabularyMetaSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<ValidationVocabularyMetaSchema, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "ValidationVocabularyMetaSchema",
-                one_of: false,
-                variants: &["ValidationVocabularyMetaSchemaObject", "Boolean"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<ValidationVocabularyMetaSchema, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            ValidationVocabularyMetaSchemaObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ValidationVocabularyMetaSchema",
-                                "ValidationVocabularyMetaSchemaObject",
-                                reason,
-                            )
-                            .map(
-                                ValidationVocabularyMetaSchema::ValidationVocabularyMetaSchemaObject,
-                            )
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(input, "ValidationVocabularyMetaSchema", "Boolean", reason)
-                            .map(ValidationVocabularyMetaSchema::Boolean)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ValidationVocabularyMetaSchema",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or a boolean", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ValidationVocabularyMetaSchema",
+            one_of: false,
+            variants: &["ValidationVocabularyMetaSchemaObject", "Boolean"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Bool, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<ValidationVocabularyMetaSchema, ::serde_json::Error> {
+            match v.index() {
+                0 => {
+                    v.decode()
+                        .map(
+                            ValidationVocabularyMetaSchema::ValidationVocabularyMetaSchemaObject,
+                        )
+                }
+                _ => v.decode().map(ValidationVocabularyMetaSchema::Boolean),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `ValidationVocabularyMetaSchemaObject` (JSON Schema).
@@ -2321,123 +1498,40 @@ pub enum ValidationVocabularyMetaSchemaObjectType {
     /// The `Array` alternative.
     Array(Vec<SimpleTypes>),
 }
-impl ValidationVocabularyMetaSchemaObjectType {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::SimpleTypes(_) => "SimpleTypes",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<SimpleTypes> for ValidationVocabularyMetaSchemaObjectType {
-    /// The `SimpleTypes` alternative.
-    fn from(value: SimpleTypes) -> Self {
-        Self::SimpleTypes(value)
-    }
-}
-impl ::core::convert::From<Vec<SimpleTypes>>
-for ValidationVocabularyMetaSchemaObjectType {
-    /// The `Array` alternative.
-    fn from(value: Vec<SimpleTypes>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_support::union! {
+    ValidationVocabularyMetaSchemaObjectType "ValidationVocabularyMetaSchemaObjectType";
+    SimpleTypes(SimpleTypes) from;
+    Array(Vec<SimpleTypes>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ValidationVocabularyMetaSchemaObjectType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<ValidationVocabularyMetaSchemaObjectType, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "ValidationVocabularyMetaSchemaObjectType",
-                one_of: false,
-                variants: &["SimpleTypes", "Array"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<ValidationVocabularyMetaSchemaObjectType, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            SimpleTypes,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ValidationVocabularyMetaSchemaObjectType",
-                                "SimpleTypes",
-                                reason,
-                            )
-                            .map(ValidationVocabularyMetaSchemaObjectType::SimpleTypes)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            Vec<SimpleTypes>,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ValidationVocabularyMetaSchemaObjectType",
-                                "Array",
-                                reason,
-                            )
-                            .map(ValidationVocabularyMetaSchemaObjectType::Array)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Array(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::String => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ValidationVocabularyMetaSchemaObjectType",
-                            &::std::format!(
-                                "{}, found {}", "expected an array or a string", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ValidationVocabularyMetaSchemaObjectType",
+            one_of: false,
+            variants: &["SimpleTypes", "Array"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                    (t::Token::String, t::Node::Variant(0, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<ValidationVocabularyMetaSchemaObjectType, ::serde_json::Error> {
+            match v.index() {
+                0 => {
+                    v.decode().map(ValidationVocabularyMetaSchemaObjectType::SimpleTypes)
+                }
+                _ => v.decode().map(ValidationVocabularyMetaSchemaObjectType::Array),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// Every definition of JSON Schema, sorted by name.

@@ -13,124 +13,71 @@ pub enum Expr {
     /// The `ExprVariant1` alternative.
     ExprVariant1(Box<ExprVariant1>),
 }
-impl Expr {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ExprVariant0(_) => "ExprVariant0",
-            Self::ExprVariant1(_) => "ExprVariant1",
-        }
-    }
-}
-impl ::core::convert::From<ExprVariant0> for Expr {
-    /// The `ExprVariant0` alternative.
-    fn from(value: ExprVariant0) -> Self {
-        Self::ExprVariant0(value)
-    }
-}
-impl ::core::convert::From<ExprVariant1> for Expr {
-    /// The `ExprVariant1` alternative.
-    fn from(value: ExprVariant1) -> Self {
-        Self::ExprVariant1(Box::new(value))
-    }
+::mcpwire_support::union! {
+    Expr "Expr";
+    ExprVariant0(ExprVariant0) from;
+    ExprVariant1(ExprVariant1) boxed from;
 }
 impl<'de> ::serde::Deserialize<'de> for Expr {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<Expr, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "Expr",
-                one_of: true,
-                variants: &["ExprVariant0", "ExprVariant1"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("num")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("left") && map.contains_key("op")
-                            && map.contains_key("right") && map.str_in("op", &["+", "*"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<Expr, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ExprVariant0,
-                            ::serde_json::Error,
-                        >(input, "Expr", "ExprVariant0", reason)
-                            .map(Expr::ExprVariant0)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ExprVariant1,
-                            ::serde_json::Error,
-                        >(input, "Expr", "ExprVariant1", reason)
-                            .map(|v| Expr::ExprVariant1(Box::new(v)))
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("num") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `num` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("left") || map.contains_key("op")
-                        || map.contains_key("right")
-                    {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `left` or `op` or `right` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"num\", \"left\", \"op\", \"right\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Expr",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Expr",
+            one_of: true,
+            variants: &["ExprVariant0", "ExprVariant1"],
+            strings: &["op"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["num"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["left"], &["op"], &["right"]],
+                    strs: &[("op", &["+", "*"])],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["num"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `num` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["left"], &["op"], &["right"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `left` or `op` or `right` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &["op"])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<Expr, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Expr::ExprVariant0),
+                _ => v.decode().map(|v| Expr::ExprVariant1(Box::new(v))),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ExprVariant0` (JSON Schema).

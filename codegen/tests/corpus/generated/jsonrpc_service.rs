@@ -52,147 +52,48 @@ pub enum CalcRequest {
     /// The `Neg` alternative.
     Neg(Neg),
 }
-impl CalcRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Add(_) => "Add",
-            Self::Neg(_) => "Neg",
-        }
-    }
-}
-impl ::core::convert::From<Add> for CalcRequest {
-    /// The `Add` alternative.
-    fn from(value: Add) -> Self {
-        Self::Add(value)
-    }
-}
-impl ::core::convert::From<Neg> for CalcRequest {
-    /// The `Neg` alternative.
-    fn from(value: Neg) -> Self {
-        Self::Neg(value)
-    }
+::mcpwire_support::union! {
+    CalcRequest "CalcRequest";
+    Add(Add) from;
+    Neg(Neg) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CalcRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<CalcRequest, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "CalcRequest",
-                one_of: true,
-                variants: &["Add", "Neg"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["add"])
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "x")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["neg"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<CalcRequest, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            Add,
-                            ::serde_json::Error,
-                        >(input, "CalcRequest", "Add", reason)
-                            .map(CalcRequest::Add)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            Neg,
-                            ::serde_json::Error,
-                        >(input, "CalcRequest", "Neg", reason)
-                            .map(CalcRequest::Neg)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    match map.str_member("method").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "add" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        0usize,
-                                        "member `method` is \"add\"",
-                                        &[],
-                                    )
-                                }
-                                "neg" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        1usize,
-                                        "member `method` is \"neg\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_support::Choice::none(
-                                        ::std::format!(
-                                            "member `method` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_support::Choice::none(
-                                "member `method` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CalcRequest",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc", "method"],
-            )?;
-            decode(&shape, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CalcRequest",
+            one_of: true,
+            variants: &["Add", "Neg"],
+            strings: &["jsonrpc", "method"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "method",
+                            cases: &[
+                                ("add", t::Node::Variant(0, &[])),
+                                ("neg", t::Node::Variant(1, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<CalcRequest, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(CalcRequest::Add),
+                _ => v.decode().map(CalcRequest::Neg),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `Id` (JSON Schema).
@@ -208,112 +109,38 @@ pub enum Id {
     /// The `Integer` alternative.
     Integer(::mcpwire_support::Integer),
 }
-impl Id {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Integer(_) => "Integer",
-        }
-    }
-}
-impl ::core::convert::From<String> for Id {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::mcpwire_support::Integer> for Id {
-    /// The `Integer` alternative.
-    fn from(value: ::mcpwire_support::Integer) -> Self {
-        Self::Integer(value)
-    }
+::mcpwire_support::union! {
+    Id "Id";
+    String(String) from;
+    Integer(::mcpwire_support::Integer) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Id {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<Id, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "Id",
-                one_of: false,
-                variants: &["String", "Integer"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<Id, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "Id", "String", reason)
-                            .map(Id::String)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            ::mcpwire_support::Integer,
-                            ::serde_json::Error,
-                        >(input, "Id", "Integer", reason)
-                            .map(Id::Integer)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::String => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Integer => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Id",
-                            &::std::format!(
-                                "{}, found {}", "expected a string or an integer", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Id",
+            one_of: false,
+            variants: &["String", "Integer"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::String, t::Node::Variant(0, &[])),
+                    (t::Token::Integer, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<Id, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Id::String),
+                _ => v.decode().map(Id::Integer),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `Jsonrpc2_0` (JSON Schema).

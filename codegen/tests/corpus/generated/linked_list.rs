@@ -45,110 +45,38 @@ pub enum NodeNext {
     /// The `Null` alternative.
     Null,
 }
-impl NodeNext {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Node(_) => "Node",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<Node> for NodeNext {
-    /// The `Node` alternative.
-    fn from(value: Node) -> Self {
-        Self::Node(Box::new(value))
-    }
+::mcpwire_support::union! {
+    NodeNext "NodeNext";
+    Node(Node) boxed from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for NodeNext {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<NodeNext, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "NodeNext",
-                one_of: false,
-                variants: &["Node", "Null"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("next") && map.contains_key("value")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<NodeNext, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            Node,
-                            ::serde_json::Error,
-                        >(input, "NodeNext", "Node", reason)
-                            .map(|v| NodeNext::Node(Box::new(v)))
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_null::<
-                            ::serde_json::Error,
-                        >(input, "NodeNext", "Null", reason)
-                            .map(|()| NodeNext::Null)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Null => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "NodeNext",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or null", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "NodeNext",
+            one_of: false,
+            variants: &["Node", "Null"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Null, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<NodeNext, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(|v| NodeNext::Node(Box::new(v))),
+                _ => v.null().map(|()| NodeNext::Null),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// Every definition of JSON Schema, sorted by name.

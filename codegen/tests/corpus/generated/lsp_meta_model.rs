@@ -283,120 +283,39 @@ pub enum EnumerationEntryValue {
     /// The `Number` alternative.
     Number(::serde_json::Number),
 }
-impl EnumerationEntryValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Number(_) => "Number",
-        }
-    }
-}
-impl ::core::convert::From<String> for EnumerationEntryValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::serde_json::Number> for EnumerationEntryValue {
-    /// The `Number` alternative.
-    fn from(value: ::serde_json::Number) -> Self {
-        Self::Number(value)
-    }
+::mcpwire_support::union! {
+    EnumerationEntryValue "EnumerationEntryValue";
+    String(String) from;
+    Number(::serde_json::Number) from;
 }
 impl<'de> ::serde::Deserialize<'de> for EnumerationEntryValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<EnumerationEntryValue, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "EnumerationEntryValue",
-                one_of: false,
-                variants: &["String", "Number"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<EnumerationEntryValue, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "EnumerationEntryValue", "String", reason)
-                            .map(EnumerationEntryValue::String)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            ::serde_json::Number,
-                            ::serde_json::Error,
-                        >(input, "EnumerationEntryValue", "Number", reason)
-                            .map(EnumerationEntryValue::Number)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::String => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Integer => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Number => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "EnumerationEntryValue",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected a string or an integer or a number", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "EnumerationEntryValue",
+            one_of: false,
+            variants: &["String", "Number"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::String, t::Node::Variant(0, &[])),
+                    (t::Token::Integer, t::Node::Variant(1, &[])),
+                    (t::Token::Number, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<EnumerationEntryValue, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(EnumerationEntryValue::String),
+                _ => v.decode().map(EnumerationEntryValue::Number),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `EnumerationType` (JSON Schema).
@@ -752,147 +671,48 @@ pub enum MapKeyType {
     /// The `ReferenceType` alternative.
     ReferenceType(ReferenceType),
 }
-impl MapKeyType {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::MapKeyTypeVariant0(_) => "MapKeyTypeVariant0",
-            Self::ReferenceType(_) => "ReferenceType",
-        }
-    }
-}
-impl ::core::convert::From<MapKeyTypeVariant0> for MapKeyType {
-    /// The `MapKeyTypeVariant0` alternative.
-    fn from(value: MapKeyTypeVariant0) -> Self {
-        Self::MapKeyTypeVariant0(value)
-    }
-}
-impl ::core::convert::From<ReferenceType> for MapKeyType {
-    /// The `ReferenceType` alternative.
-    fn from(value: ReferenceType) -> Self {
-        Self::ReferenceType(value)
-    }
+::mcpwire_support::union! {
+    MapKeyType "MapKeyType";
+    MapKeyTypeVariant0(MapKeyTypeVariant0) from;
+    ReferenceType(ReferenceType) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MapKeyType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MapKeyType, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MapKeyType",
-                one_of: false,
-                variants: &["MapKeyTypeVariant0", "ReferenceType"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("kind") && map.contains_key("name")
-                            && map.str_in("kind", &["base"])
-                            && map
-                                .str_in(
-                                    "name",
-                                    &["URI", "DocumentUri", "string", "integer"],
-                                )
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("kind") && map.contains_key("name")
-                            && map.str_in("kind", &["reference"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MapKeyType, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            MapKeyTypeVariant0,
-                            ::serde_json::Error,
-                        >(input, "MapKeyType", "MapKeyTypeVariant0", reason)
-                            .map(MapKeyType::MapKeyTypeVariant0)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceType,
-                            ::serde_json::Error,
-                        >(input, "MapKeyType", "ReferenceType", reason)
-                            .map(MapKeyType::ReferenceType)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    match map.str_member("kind").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "base" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        0usize,
-                                        "member `kind` is \"base\"",
-                                        &[],
-                                    )
-                                }
-                                "reference" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        1usize,
-                                        "member `kind` is \"reference\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_support::Choice::none(
-                                        ::std::format!(
-                                            "member `kind` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_support::Choice::none(
-                                "member `kind` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MapKeyType",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(
-                deserializer,
-                &["kind", "name"],
-            )?;
-            decode(&shape, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MapKeyType",
+            one_of: false,
+            variants: &["MapKeyTypeVariant0", "ReferenceType"],
+            strings: &["kind", "name"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "kind",
+                            cases: &[
+                                ("base", t::Node::Variant(0, &[])),
+                                ("reference", t::Node::Variant(1, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MapKeyType, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MapKeyType::MapKeyTypeVariant0),
+                _ => v.decode().map(MapKeyType::ReferenceType),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `MapKeyTypeVariant0` (JSON Schema).
@@ -1187,134 +1007,38 @@ pub enum NotificationParams {
     /// The `Array` alternative.
     Array(Vec<Type>),
 }
-impl NotificationParams {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Type(_) => "Type",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<Type> for NotificationParams {
-    /// The `Type` alternative.
-    fn from(value: Type) -> Self {
-        Self::Type(value)
-    }
-}
-impl ::core::convert::From<Vec<Type>> for NotificationParams {
-    /// The `Array` alternative.
-    fn from(value: Vec<Type>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_support::union! {
+    NotificationParams "NotificationParams";
+    Type(Type) from;
+    Array(Vec<Type>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for NotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<NotificationParams, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "NotificationParams",
-                one_of: false,
-                variants: &["Type", "Array"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("kind")
-                            && map
-                                .str_in(
-                                    "kind",
-                                    &[
-                                        "base",
-                                        "reference",
-                                        "array",
-                                        "map",
-                                        "and",
-                                        "or",
-                                        "tuple",
-                                        "literal",
-                                        "stringLiteral",
-                                        "integerLiteral",
-                                        "booleanLiteral",
-                                    ],
-                                )
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<NotificationParams, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            Type,
-                            ::serde_json::Error,
-                        >(input, "NotificationParams", "Type", reason)
-                            .map(NotificationParams::Type)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            Vec<Type>,
-                            ::serde_json::Error,
-                        >(input, "NotificationParams", "Array", reason)
-                            .map(NotificationParams::Array)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Array(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "NotificationParams",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or an array", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "NotificationParams",
+            one_of: false,
+            variants: &["Type", "Array"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<NotificationParams, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(NotificationParams::Type),
+                _ => v.decode().map(NotificationParams::Array),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `OrType` (JSON Schema).
@@ -1550,134 +1274,38 @@ pub enum RequestParams {
     /// The `Array` alternative.
     Array(Vec<Type>),
 }
-impl RequestParams {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Type(_) => "Type",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<Type> for RequestParams {
-    /// The `Type` alternative.
-    fn from(value: Type) -> Self {
-        Self::Type(value)
-    }
-}
-impl ::core::convert::From<Vec<Type>> for RequestParams {
-    /// The `Array` alternative.
-    fn from(value: Vec<Type>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_support::union! {
+    RequestParams "RequestParams";
+    Type(Type) from;
+    Array(Vec<Type>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for RequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<RequestParams, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "RequestParams",
-                one_of: false,
-                variants: &["Type", "Array"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("kind")
-                            && map
-                                .str_in(
-                                    "kind",
-                                    &[
-                                        "base",
-                                        "reference",
-                                        "array",
-                                        "map",
-                                        "and",
-                                        "or",
-                                        "tuple",
-                                        "literal",
-                                        "stringLiteral",
-                                        "integerLiteral",
-                                        "booleanLiteral",
-                                    ],
-                                )
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<RequestParams, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            Type,
-                            ::serde_json::Error,
-                        >(input, "RequestParams", "Type", reason)
-                            .map(RequestParams::Type)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            Vec<Type>,
-                            ::serde_json::Error,
-                        >(input, "RequestParams", "Array", reason)
-                            .map(RequestParams::Array)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Array(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "RequestParams",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or an array", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "RequestParams",
+            one_of: false,
+            variants: &["Type", "Array"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<RequestParams, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(RequestParams::Type),
+                _ => v.decode().map(RequestParams::Array),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `StringLiteralType` (JSON Schema).
@@ -1892,395 +1520,87 @@ pub enum Type {
     /// The `BooleanLiteralType` alternative.
     BooleanLiteralType(BooleanLiteralType),
 }
-impl Type {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::BaseType(_) => "BaseType",
-            Self::ReferenceType(_) => "ReferenceType",
-            Self::ArrayType(_) => "ArrayType",
-            Self::MapType(_) => "MapType",
-            Self::AndType(_) => "AndType",
-            Self::OrType(_) => "OrType",
-            Self::TupleType(_) => "TupleType",
-            Self::StructureLiteralType(_) => "StructureLiteralType",
-            Self::StringLiteralType(_) => "StringLiteralType",
-            Self::IntegerLiteralType(_) => "IntegerLiteralType",
-            Self::BooleanLiteralType(_) => "BooleanLiteralType",
-        }
-    }
-}
-impl ::core::convert::From<BaseType> for Type {
-    /// The `BaseType` alternative.
-    fn from(value: BaseType) -> Self {
-        Self::BaseType(value)
-    }
-}
-impl ::core::convert::From<ReferenceType> for Type {
-    /// The `ReferenceType` alternative.
-    fn from(value: ReferenceType) -> Self {
-        Self::ReferenceType(value)
-    }
-}
-impl ::core::convert::From<ArrayType> for Type {
-    /// The `ArrayType` alternative.
-    fn from(value: ArrayType) -> Self {
-        Self::ArrayType(Box::new(value))
-    }
-}
-impl ::core::convert::From<MapType> for Type {
-    /// The `MapType` alternative.
-    fn from(value: MapType) -> Self {
-        Self::MapType(Box::new(value))
-    }
-}
-impl ::core::convert::From<AndType> for Type {
-    /// The `AndType` alternative.
-    fn from(value: AndType) -> Self {
-        Self::AndType(value)
-    }
-}
-impl ::core::convert::From<OrType> for Type {
-    /// The `OrType` alternative.
-    fn from(value: OrType) -> Self {
-        Self::OrType(value)
-    }
-}
-impl ::core::convert::From<TupleType> for Type {
-    /// The `TupleType` alternative.
-    fn from(value: TupleType) -> Self {
-        Self::TupleType(value)
-    }
-}
-impl ::core::convert::From<StructureLiteralType> for Type {
-    /// The `StructureLiteralType` alternative.
-    fn from(value: StructureLiteralType) -> Self {
-        Self::StructureLiteralType(value)
-    }
-}
-impl ::core::convert::From<StringLiteralType> for Type {
-    /// The `StringLiteralType` alternative.
-    fn from(value: StringLiteralType) -> Self {
-        Self::StringLiteralType(value)
-    }
-}
-impl ::core::convert::From<IntegerLiteralType> for Type {
-    /// The `IntegerLiteralType` alternative.
-    fn from(value: IntegerLiteralType) -> Self {
-        Self::IntegerLiteralType(value)
-    }
-}
-impl ::core::convert::From<BooleanLiteralType> for Type {
-    /// The `BooleanLiteralType` alternative.
-    fn from(value: BooleanLiteralType) -> Self {
-        Self::BooleanLiteralType(value)
-    }
+::mcpwire_support::union! {
+    Type "Type";
+    BaseType(BaseType) from;
+    ReferenceType(ReferenceType) from;
+    ArrayType(ArrayType) boxed from;
+    MapType(MapType) boxed from;
+    AndType(AndType) from;
+    OrType(OrType) from;
+    TupleType(TupleType) from;
+    StructureLiteralType(StructureLiteralType) from;
+    StringLiteralType(StringLiteralType) from;
+    IntegerLiteralType(IntegerLiteralType) from;
+    BooleanLiteralType(BooleanLiteralType) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Type {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<Type, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "Type",
-                one_of: false,
-                variants: &[
-                    "BaseType",
-                    "ReferenceType",
-                    "ArrayType",
-                    "MapType",
-                    "AndType",
-                    "OrType",
-                    "TupleType",
-                    "StructureLiteralType",
-                    "StringLiteralType",
-                    "IntegerLiteralType",
-                    "BooleanLiteralType",
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Type",
+            one_of: false,
+            variants: &[
+                "BaseType",
+                "ReferenceType",
+                "ArrayType",
+                "MapType",
+                "AndType",
+                "OrType",
+                "TupleType",
+                "StructureLiteralType",
+                "StringLiteralType",
+                "IntegerLiteralType",
+                "BooleanLiteralType",
+            ],
+            strings: &["kind", "name"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "kind",
+                            cases: &[
+                                ("base", t::Node::Variant(0, &[])),
+                                ("reference", t::Node::Variant(1, &[])),
+                                ("array", t::Node::Variant(2, &[])),
+                                ("map", t::Node::Variant(3, &[])),
+                                ("and", t::Node::Variant(4, &[])),
+                                ("or", t::Node::Variant(5, &[])),
+                                ("tuple", t::Node::Variant(6, &[])),
+                                ("literal", t::Node::Variant(7, &[])),
+                                ("stringLiteral", t::Node::Variant(8, &[])),
+                                ("integerLiteral", t::Node::Variant(9, &[])),
+                                ("booleanLiteral", t::Node::Variant(10, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
                 ],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("kind") && map.contains_key("name")
-                            && map.str_in("kind", &["base"])
-                            && map
-                                .str_in(
-                                    "name",
-                                    &[
-                                        "URI",
-                                        "DocumentUri",
-                                        "integer",
-                                        "uinteger",
-                                        "decimal",
-                                        "RegExp",
-                                        "string",
-                                        "boolean",
-                                        "null",
-                                    ],
-                                )
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("kind") && map.contains_key("name")
-                            && map.str_in("kind", &["reference"])
-                    }
-                    (2usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("element") && map.contains_key("kind")
-                            && map.str_in("kind", &["array"])
-                    }
-                    (3usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("key") && map.contains_key("kind")
-                            && map.contains_key("value") && map.str_in("kind", &["map"])
-                    }
-                    (4usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("items") && map.contains_key("kind")
-                            && map.str_in("kind", &["and"])
-                    }
-                    (5usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("items") && map.contains_key("kind")
-                            && map.str_in("kind", &["or"])
-                    }
-                    (6usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("items") && map.contains_key("kind")
-                            && map.str_in("kind", &["tuple"])
-                    }
-                    (7usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("kind") && map.contains_key("value")
-                            && map.has_nested("value", "properties")
-                            && map.str_in("kind", &["literal"])
-                    }
-                    (8usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("kind") && map.contains_key("value")
-                            && map.str_in("kind", &["stringLiteral"])
-                    }
-                    (9usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("kind") && map.contains_key("value")
-                            && map.str_in("kind", &["integerLiteral"])
-                    }
-                    (10usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("kind") && map.contains_key("value")
-                            && map.str_in("kind", &["booleanLiteral"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<Type, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            BaseType,
-                            ::serde_json::Error,
-                        >(input, "Type", "BaseType", reason)
-                            .map(Type::BaseType)
-                    }
-                    1usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceType,
-                            ::serde_json::Error,
-                        >(input, "Type", "ReferenceType", reason)
-                            .map(Type::ReferenceType)
-                    }
-                    2usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ArrayType,
-                            ::serde_json::Error,
-                        >(input, "Type", "ArrayType", reason)
-                            .map(|v| Type::ArrayType(Box::new(v)))
-                    }
-                    3usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            MapType,
-                            ::serde_json::Error,
-                        >(input, "Type", "MapType", reason)
-                            .map(|v| Type::MapType(Box::new(v)))
-                    }
-                    4usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            AndType,
-                            ::serde_json::Error,
-                        >(input, "Type", "AndType", reason)
-                            .map(Type::AndType)
-                    }
-                    5usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            OrType,
-                            ::serde_json::Error,
-                        >(input, "Type", "OrType", reason)
-                            .map(Type::OrType)
-                    }
-                    6usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            TupleType,
-                            ::serde_json::Error,
-                        >(input, "Type", "TupleType", reason)
-                            .map(Type::TupleType)
-                    }
-                    7usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            StructureLiteralType,
-                            ::serde_json::Error,
-                        >(input, "Type", "StructureLiteralType", reason)
-                            .map(Type::StructureLiteralType)
-                    }
-                    8usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            StringLiteralType,
-                            ::serde_json::Error,
-                        >(input, "Type", "StringLiteralType", reason)
-                            .map(Type::StringLiteralType)
-                    }
-                    9usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            IntegerLiteralType,
-                            ::serde_json::Error,
-                        >(input, "Type", "IntegerLiteralType", reason)
-                            .map(Type::IntegerLiteralType)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            BooleanLiteralType,
-                            ::serde_json::Error,
-                        >(input, "Type", "BooleanLiteralType", reason)
-                            .map(Type::BooleanLiteralType)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    match map.str_member("kind").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "base" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        0usize,
-                                        "member `kind` is \"base\"",
-                                        &[],
-                                    )
-                                }
-                                "reference" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        1usize,
-                                        "member `kind` is \"reference\"",
-                                        &[],
-                                    )
-                                }
-                                "array" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        2usize,
-                                        "member `kind` is \"array\"",
-                                        &[],
-                                    )
-                                }
-                                "map" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        3usize,
-                                        "member `kind` is \"map\"",
-                                        &[],
-                                    )
-                                }
-                                "and" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        4usize,
-                                        "member `kind` is \"and\"",
-                                        &[],
-                                    )
-                                }
-                                "or" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        5usize,
-                                        "member `kind` is \"or\"",
-                                        &[],
-                                    )
-                                }
-                                "tuple" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        6usize,
-                                        "member `kind` is \"tuple\"",
-                                        &[],
-                                    )
-                                }
-                                "literal" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        7usize,
-                                        "member `kind` is \"literal\"",
-                                        &[],
-                                    )
-                                }
-                                "stringLiteral" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        8usize,
-                                        "member `kind` is \"stringLiteral\"",
-                                        &[],
-                                    )
-                                }
-                                "integerLiteral" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        9usize,
-                                        "member `kind` is \"integerLiteral\"",
-                                        &[],
-                                    )
-                                }
-                                "booleanLiteral" => {
-                                    ::mcpwire_support::Choice::variant(
-                                        10usize,
-                                        "member `kind` is \"booleanLiteral\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_support::Choice::none(
-                                        ::std::format!(
-                                            "member `kind` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_support::Choice::none(
-                                "member `kind` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Type",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(
-                deserializer,
-                &["kind", "name"],
-            )?;
-            decode(&shape, &shape)
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<Type, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Type::BaseType),
+                1 => v.decode().map(Type::ReferenceType),
+                2 => v.decode().map(|v| Type::ArrayType(Box::new(v))),
+                3 => v.decode().map(|v| Type::MapType(Box::new(v))),
+                4 => v.decode().map(Type::AndType),
+                5 => v.decode().map(Type::OrType),
+                6 => v.decode().map(Type::TupleType),
+                7 => v.decode().map(Type::StructureLiteralType),
+                8 => v.decode().map(Type::StringLiteralType),
+                9 => v.decode().map(Type::IntegerLiteralType),
+                _ => v.decode().map(Type::BooleanLiteralType),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `TypeAlias` (JSON Schema).

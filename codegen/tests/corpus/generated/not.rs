@@ -253,104 +253,33 @@ pub enum GuardedLevel {
     /// The `Level3` alternative.
     Level3(Level3),
 }
-impl GuardedLevel {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Level1(_) => "Level1",
-            Self::Level3(_) => "Level3",
-        }
-    }
-}
-impl ::core::convert::From<Level1> for GuardedLevel {
-    /// The `Level1` alternative.
-    fn from(value: Level1) -> Self {
-        Self::Level1(value)
-    }
-}
-impl ::core::convert::From<Level3> for GuardedLevel {
-    /// The `Level3` alternative.
-    fn from(value: Level3) -> Self {
-        Self::Level3(value)
-    }
+::mcpwire_support::union! {
+    GuardedLevel "GuardedLevel";
+    Level1(Level1) from;
+    Level3(Level3) from;
 }
 impl<'de> ::serde::Deserialize<'de> for GuardedLevel {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<GuardedLevel, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "GuardedLevel",
-                one_of: false,
-                variants: &["Level1", "Level3"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<GuardedLevel, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            Level1,
-                            ::serde_json::Error,
-                        >(input, "GuardedLevel", "Level1", reason)
-                            .map(GuardedLevel::Level1)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            Level3,
-                            ::serde_json::Error,
-                        >(input, "GuardedLevel", "Level3", reason)
-                            .map(GuardedLevel::Level3)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Integer => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[1usize],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "GuardedLevel",
-                            &::std::format!(
-                                "{}, found {}", "expected an integer", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "GuardedLevel",
+            one_of: false,
+            variants: &["Level1", "Level3"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(&[(t::Token::Integer, t::Node::Variant(0, &[1]))]),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<GuardedLevel, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(GuardedLevel::Level1),
+                _ => v.decode().map(GuardedLevel::Level3),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `GuardedPair` (JSON Schema).
@@ -467,183 +396,48 @@ pub enum GuardedValue {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl GuardedValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Object(_) => "Object",
-            Self::Array(_) => "Array",
-            Self::String(_) => "String",
-            Self::Number(_) => "Number",
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<::mcpwire_support::JsonObject> for GuardedValue {
-    /// The `Object` alternative.
-    fn from(value: ::mcpwire_support::JsonObject) -> Self {
-        Self::Object(value)
-    }
-}
-impl ::core::convert::From<Vec<::mcpwire_support::Json>> for GuardedValue {
-    /// The `Array` alternative.
-    fn from(value: Vec<::mcpwire_support::Json>) -> Self {
-        Self::Array(value)
-    }
-}
-impl ::core::convert::From<String> for GuardedValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::serde_json::Number> for GuardedValue {
-    /// The `Number` alternative.
-    fn from(value: ::serde_json::Number) -> Self {
-        Self::Number(value)
-    }
-}
-impl ::core::convert::From<bool> for GuardedValue {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_support::union! {
+    GuardedValue "GuardedValue";
+    Object(::mcpwire_support::JsonObject) from;
+    Array(Vec<::mcpwire_support::Json>) from;
+    String(String) from;
+    Number(::serde_json::Number) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for GuardedValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<GuardedValue, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "GuardedValue",
-                one_of: false,
-                variants: &["Object", "Array", "String", "Number", "Boolean"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<GuardedValue, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            ::mcpwire_support::JsonObject,
-                            ::serde_json::Error,
-                        >(input, "GuardedValue", "Object", reason)
-                            .map(GuardedValue::Object)
-                    }
-                    1usize => {
-                        ::mcpwire_support::decode_variant::<
-                            Vec<::mcpwire_support::Json>,
-                            ::serde_json::Error,
-                        >(input, "GuardedValue", "Array", reason)
-                            .map(GuardedValue::Array)
-                    }
-                    2usize => {
-                        ::mcpwire_support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "GuardedValue", "String", reason)
-                            .map(GuardedValue::String)
-                    }
-                    3usize => {
-                        ::mcpwire_support::decode_variant::<
-                            ::serde_json::Number,
-                            ::serde_json::Error,
-                        >(input, "GuardedValue", "Number", reason)
-                            .map(GuardedValue::Number)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(input, "GuardedValue", "Boolean", reason)
-                            .map(GuardedValue::Boolean)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Array(_) => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::String => {
-                    ::mcpwire_support::Choice::variant(
-                        2usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Integer => {
-                    ::mcpwire_support::Choice::variant(
-                        3usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Number => {
-                    ::mcpwire_support::Choice::variant(
-                        3usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        4usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "GuardedValue",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected an object or an array or a string or an integer or a number or a boolean",
-                                other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "GuardedValue",
+            one_of: false,
+            variants: &["Object", "Array", "String", "Number", "Boolean"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                    (t::Token::String, t::Node::Variant(2, &[])),
+                    (t::Token::Integer, t::Node::Variant(3, &[])),
+                    (t::Token::Number, t::Node::Variant(3, &[])),
+                    (t::Token::Bool, t::Node::Variant(4, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<GuardedValue, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(GuardedValue::Object),
+                1 => v.decode().map(GuardedValue::Array),
+                2 => v.decode().map(GuardedValue::String),
+                3 => v.decode().map(GuardedValue::Number),
+                _ => v.decode().map(GuardedValue::Boolean),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `Level1` (JSON Schema).

@@ -42,105 +42,38 @@ pub enum SamplesTagsValue {
     /// The `Null` alternative.
     Null,
 }
-impl SamplesTagsValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<String> for SamplesTagsValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
+::mcpwire_support::union! {
+    SamplesTagsValue "SamplesTagsValue";
+    String(String) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplesTagsValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<SamplesTagsValue, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "SamplesTagsValue",
-                one_of: false,
-                variants: &["String", "Null"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<SamplesTagsValue, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "SamplesTagsValue", "String", reason)
-                            .map(SamplesTagsValue::String)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_null::<
-                            ::serde_json::Error,
-                        >(input, "SamplesTagsValue", "Null", reason)
-                            .map(|()| SamplesTagsValue::Null)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::String => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Null => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "SamplesTagsValue",
-                            &::std::format!(
-                                "{}, found {}", "expected a string or null", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "SamplesTagsValue",
+            one_of: false,
+            variants: &["String", "Null"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::String, t::Node::Variant(0, &[])),
+                    (t::Token::Null, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<SamplesTagsValue, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(SamplesTagsValue::String),
+                _ => v.null().map(|()| SamplesTagsValue::Null),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `SamplesValuesItem` (JSON Schema).
@@ -156,112 +89,39 @@ pub enum SamplesValuesItem {
     /// The `Null` alternative.
     Null,
 }
-impl SamplesValuesItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Number(_) => "Number",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<::serde_json::Number> for SamplesValuesItem {
-    /// The `Number` alternative.
-    fn from(value: ::serde_json::Number) -> Self {
-        Self::Number(value)
-    }
+::mcpwire_support::union! {
+    SamplesValuesItem "SamplesValuesItem";
+    Number(::serde_json::Number) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplesValuesItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<SamplesValuesItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "SamplesValuesItem",
-                one_of: false,
-                variants: &["Number", "Null"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<SamplesValuesItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            ::serde_json::Number,
-                            ::serde_json::Error,
-                        >(input, "SamplesValuesItem", "Number", reason)
-                            .map(SamplesValuesItem::Number)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_null::<
-                            ::serde_json::Error,
-                        >(input, "SamplesValuesItem", "Null", reason)
-                            .map(|()| SamplesValuesItem::Null)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Integer => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Number => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Null => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "SamplesValuesItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an integer or a number or null",
-                                other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "SamplesValuesItem",
+            one_of: false,
+            variants: &["Number", "Null"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Integer, t::Node::Variant(0, &[])),
+                    (t::Token::Number, t::Node::Variant(0, &[])),
+                    (t::Token::Null, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<SamplesValuesItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(SamplesValuesItem::Number),
+                _ => v.null().map(|()| SamplesValuesItem::Null),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// Every definition of JSON Schema, sorted by name.

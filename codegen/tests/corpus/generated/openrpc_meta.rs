@@ -212,131 +212,71 @@ pub enum ExamplePairingObjectParamsItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl ExamplePairingObjectParamsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ExampleObject(_) => "ExampleObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ExampleObject> for ExamplePairingObjectParamsItem {
-    /// The `ExampleObject` alternative.
-    fn from(value: ExampleObject) -> Self {
-        Self::ExampleObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for ExamplePairingObjectParamsItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    ExamplePairingObjectParamsItem "ExamplePairingObjectParamsItem";
+    ExampleObject(ExampleObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ExamplePairingObjectParamsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<ExamplePairingObjectParamsItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "ExamplePairingObjectParamsItem",
-                one_of: true,
-                variants: &["ExampleObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("value")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<ExamplePairingObjectParamsItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ExampleObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ExamplePairingObjectParamsItem",
-                                "ExampleObject",
-                                reason,
-                            )
-                            .map(ExamplePairingObjectParamsItem::ExampleObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ExamplePairingObjectParamsItem",
-                                "ReferenceObject",
-                                reason,
-                            )
-                            .map(ExamplePairingObjectParamsItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("value") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `value` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"value\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ExamplePairingObjectParamsItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ExamplePairingObjectParamsItem",
+            one_of: true,
+            variants: &["ExampleObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["value"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["value"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `value` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<ExamplePairingObjectParamsItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ExamplePairingObjectParamsItem::ExampleObject),
+                _ => v.decode().map(ExamplePairingObjectParamsItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ExamplePairingObjectResult` (JSON Schema).
@@ -352,121 +292,71 @@ pub enum ExamplePairingObjectResult {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl ExamplePairingObjectResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ExampleObject(_) => "ExampleObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ExampleObject> for ExamplePairingObjectResult {
-    /// The `ExampleObject` alternative.
-    fn from(value: ExampleObject) -> Self {
-        Self::ExampleObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for ExamplePairingObjectResult {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    ExamplePairingObjectResult "ExamplePairingObjectResult";
+    ExampleObject(ExampleObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ExamplePairingObjectResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<ExamplePairingObjectResult, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "ExamplePairingObjectResult",
-                one_of: true,
-                variants: &["ExampleObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("value")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<ExamplePairingObjectResult, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ExampleObject,
-                            ::serde_json::Error,
-                        >(input, "ExamplePairingObjectResult", "ExampleObject", reason)
-                            .map(ExamplePairingObjectResult::ExampleObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "ExamplePairingObjectResult", "ReferenceObject", reason)
-                            .map(ExamplePairingObjectResult::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("value") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `value` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"value\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ExamplePairingObjectResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ExamplePairingObjectResult",
+            one_of: true,
+            variants: &["ExampleObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["value"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["value"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `value` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<ExamplePairingObjectResult, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ExamplePairingObjectResult::ExampleObject),
+                _ => v.decode().map(ExamplePairingObjectResult::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ExternalDocumentationObject` (JSON Schema).
@@ -731,124 +621,71 @@ pub enum MethodObjectErrorsItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectErrorsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ErrorObject(_) => "ErrorObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ErrorObject> for MethodObjectErrorsItem {
-    /// The `ErrorObject` alternative.
-    fn from(value: ErrorObject) -> Self {
-        Self::ErrorObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectErrorsItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectErrorsItem "MethodObjectErrorsItem";
+    ErrorObject(ErrorObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectErrorsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectErrorsItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectErrorsItem",
-                one_of: true,
-                variants: &["ErrorObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("code") && map.contains_key("message")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectErrorsItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ErrorObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectErrorsItem", "ErrorObject", reason)
-                            .map(MethodObjectErrorsItem::ErrorObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectErrorsItem", "ReferenceObject", reason)
-                            .map(MethodObjectErrorsItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("code") || map.contains_key("message") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `code` or `message` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"code\", \"message\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectErrorsItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectErrorsItem",
+            one_of: true,
+            variants: &["ErrorObject", "ReferenceObject"],
+            strings: &["message"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["code"], &["message"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["code"], &["message"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `code` or `message` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(
-                deserializer,
-                &["message"],
-            )?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectErrorsItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectErrorsItem::ErrorObject),
+                _ => v.decode().map(MethodObjectErrorsItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `MethodObjectExamplesItem` (JSON Schema).
@@ -864,129 +701,71 @@ pub enum MethodObjectExamplesItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectExamplesItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ExamplePairingObject(_) => "ExamplePairingObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ExamplePairingObject> for MethodObjectExamplesItem {
-    /// The `ExamplePairingObject` alternative.
-    fn from(value: ExamplePairingObject) -> Self {
-        Self::ExamplePairingObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectExamplesItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectExamplesItem "MethodObjectExamplesItem";
+    ExamplePairingObject(ExamplePairingObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectExamplesItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectExamplesItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectExamplesItem",
-                one_of: true,
-                variants: &["ExamplePairingObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("params")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectExamplesItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ExamplePairingObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "MethodObjectExamplesItem",
-                                "ExamplePairingObject",
-                                reason,
-                            )
-                            .map(MethodObjectExamplesItem::ExamplePairingObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectExamplesItem", "ReferenceObject", reason)
-                            .map(MethodObjectExamplesItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("params") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `params` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"params\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectExamplesItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectExamplesItem",
+            one_of: true,
+            variants: &["ExamplePairingObject", "ReferenceObject"],
+            strings: &["description", "name"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["params"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["params"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `params` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(
-                deserializer,
-                &["description", "name"],
-            )?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectExamplesItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectExamplesItem::ExamplePairingObject),
+                _ => v.decode().map(MethodObjectExamplesItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `MethodObjectLinksItem` (JSON Schema).
@@ -1002,113 +781,58 @@ pub enum MethodObjectLinksItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectLinksItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::LinkObject(_) => "LinkObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<LinkObject> for MethodObjectLinksItem {
-    /// The `LinkObject` alternative.
-    fn from(value: LinkObject) -> Self {
-        Self::LinkObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectLinksItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectLinksItem "MethodObjectLinksItem";
+    LinkObject(LinkObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectLinksItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectLinksItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectLinksItem",
-                one_of: true,
-                variants: &["LinkObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectLinksItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            LinkObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectLinksItem", "LinkObject", reason)
-                            .map(MethodObjectLinksItem::LinkObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectLinksItem", "ReferenceObject", reason)
-                            .map(MethodObjectLinksItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "no other variant's distinguishing members are present",
-                            &[1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectLinksItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectLinksItem",
+            one_of: true,
+            variants: &["LinkObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(0, &[1])),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectLinksItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectLinksItem::LinkObject),
+                _ => v.decode().map(MethodObjectLinksItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `MethodObjectParamStructure` (JSON Schema).
@@ -1150,126 +874,71 @@ pub enum MethodObjectParamsItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectParamsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ContentDescriptorObject(_) => "ContentDescriptorObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ContentDescriptorObject> for MethodObjectParamsItem {
-    /// The `ContentDescriptorObject` alternative.
-    fn from(value: ContentDescriptorObject) -> Self {
-        Self::ContentDescriptorObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectParamsItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectParamsItem "MethodObjectParamsItem";
+    ContentDescriptorObject(ContentDescriptorObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectParamsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectParamsItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectParamsItem",
-                one_of: true,
-                variants: &["ContentDescriptorObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("schema")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectParamsItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ContentDescriptorObject,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "MethodObjectParamsItem",
-                                "ContentDescriptorObject",
-                                reason,
-                            )
-                            .map(MethodObjectParamsItem::ContentDescriptorObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectParamsItem", "ReferenceObject", reason)
-                            .map(MethodObjectParamsItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("schema") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `schema` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"schema\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectParamsItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectParamsItem",
+            one_of: true,
+            variants: &["ContentDescriptorObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["schema"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["schema"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `schema` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectParamsItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectParamsItem::ContentDescriptorObject),
+                _ => v.decode().map(MethodObjectParamsItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `MethodObjectResult` (JSON Schema).
@@ -1285,121 +954,71 @@ pub enum MethodObjectResult {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ContentDescriptorObject(_) => "ContentDescriptorObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<ContentDescriptorObject> for MethodObjectResult {
-    /// The `ContentDescriptorObject` alternative.
-    fn from(value: ContentDescriptorObject) -> Self {
-        Self::ContentDescriptorObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectResult {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectResult "MethodObjectResult";
+    ContentDescriptorObject(ContentDescriptorObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectResult, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectResult",
-                one_of: true,
-                variants: &["ContentDescriptorObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("schema")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectResult, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ContentDescriptorObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectResult", "ContentDescriptorObject", reason)
-                            .map(MethodObjectResult::ContentDescriptorObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectResult", "ReferenceObject", reason)
-                            .map(MethodObjectResult::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("schema") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `schema` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"schema\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectResult",
+            one_of: true,
+            variants: &["ContentDescriptorObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["schema"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["schema"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `schema` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectResult, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectResult::ContentDescriptorObject),
+                _ => v.decode().map(MethodObjectResult::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `MethodObjectTagsItem` (JSON Schema).
@@ -1415,121 +1034,71 @@ pub enum MethodObjectTagsItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl MethodObjectTagsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TagObject(_) => "TagObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<TagObject> for MethodObjectTagsItem {
-    /// The `TagObject` alternative.
-    fn from(value: TagObject) -> Self {
-        Self::TagObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for MethodObjectTagsItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    MethodObjectTagsItem "MethodObjectTagsItem";
+    TagObject(TagObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for MethodObjectTagsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<MethodObjectTagsItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "MethodObjectTagsItem",
-                one_of: true,
-                variants: &["TagObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name")
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<MethodObjectTagsItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            TagObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectTagsItem", "TagObject", reason)
-                            .map(MethodObjectTagsItem::TagObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "MethodObjectTagsItem", "ReferenceObject", reason)
-                            .map(MethodObjectTagsItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "MethodObjectTagsItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "MethodObjectTagsItem",
+            one_of: true,
+            variants: &["TagObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<MethodObjectTagsItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(MethodObjectTagsItem::TagObject),
+                _ => v.decode().map(MethodObjectTagsItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `OpenrpcDocument` (JSON Schema).
@@ -1669,126 +1238,71 @@ pub enum OpenrpcDocumentMethodsItem {
     /// The `ReferenceObject` alternative.
     ReferenceObject(ReferenceObject),
 }
-impl OpenrpcDocumentMethodsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::MethodObject(_) => "MethodObject",
-            Self::ReferenceObject(_) => "ReferenceObject",
-        }
-    }
-}
-impl ::core::convert::From<MethodObject> for OpenrpcDocumentMethodsItem {
-    /// The `MethodObject` alternative.
-    fn from(value: MethodObject) -> Self {
-        Self::MethodObject(value)
-    }
-}
-impl ::core::convert::From<ReferenceObject> for OpenrpcDocumentMethodsItem {
-    /// The `ReferenceObject` alternative.
-    fn from(value: ReferenceObject) -> Self {
-        Self::ReferenceObject(value)
-    }
+::mcpwire_support::union! {
+    OpenrpcDocumentMethodsItem "OpenrpcDocumentMethodsItem";
+    MethodObject(MethodObject) from;
+    ReferenceObject(ReferenceObject) from;
 }
 impl<'de> ::serde::Deserialize<'de> for OpenrpcDocumentMethodsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_support::Shape<'_>,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<OpenrpcDocumentMethodsItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "OpenrpcDocumentMethodsItem",
-                one_of: true,
-                variants: &["MethodObject", "ReferenceObject"],
-            };
-            fn viable(index: usize, shape: &::mcpwire_support::Shape<'_>) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("params")
-                            && map
-                                .str_in(
-                                    "paramStructure",
-                                    &["by-position", "by-name", "either"],
-                                )
-                    }
-                    (1usize, ::mcpwire_support::Shape::Object(map)) => {
-                        map.contains_key("$ref")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_support::Shape<'_>,
-                reason: &str,
-            ) -> Result<OpenrpcDocumentMethodsItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_object_variant::<
-                            MethodObject,
-                            ::serde_json::Error,
-                        >(input, "OpenrpcDocumentMethodsItem", "MethodObject", reason)
-                            .map(OpenrpcDocumentMethodsItem::MethodObject)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_object_variant::<
-                            ReferenceObject,
-                            ::serde_json::Error,
-                        >(input, "OpenrpcDocumentMethodsItem", "ReferenceObject", reason)
-                            .map(OpenrpcDocumentMethodsItem::ReferenceObject)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Object(map) => {
-                    if map.contains_key("name") || map.contains_key("params") {
-                        ::mcpwire_support::Choice::variant(
-                            0usize,
-                            "member `name` or `params` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("$ref") {
-                        ::mcpwire_support::Choice::variant(
-                            1usize,
-                            "member `$ref` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_support::Choice::none(
-                            "none of the distinguishing members [\"name\", \"params\", \"$ref\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "OpenrpcDocumentMethodsItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "OpenrpcDocumentMethodsItem",
+            one_of: true,
+            variants: &["MethodObject", "ReferenceObject"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["name"], &["params"]],
+                    strs: &[("paramStructure", &["by-position", "by-name", "either"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["$ref"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["name"], &["params"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `name` or `params` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["$ref"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `$ref` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_support::Shape::capture_object(deserializer, &[])?;
-            decode(&shape, &shape)
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, ::mcpwire_support::Shape<'_>>,
+        ) -> Result<OpenrpcDocumentMethodsItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(OpenrpcDocumentMethodsItem::MethodObject),
+                _ => v.decode().map(OpenrpcDocumentMethodsItem::ReferenceObject),
+            }
+        }
+        ::mcpwire_support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `OpenrpcDocumentOpenrpc` (JSON Schema).

@@ -17,105 +17,38 @@ pub enum PointItem2 {
     /// The `Null` alternative.
     Null,
 }
-impl PointItem2 {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<String> for PointItem2 {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
+::mcpwire_support::union! {
+    PointItem2 "PointItem2";
+    String(String) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for PointItem2 {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<PointItem2, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "PointItem2",
-                one_of: false,
-                variants: &["String", "Null"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<PointItem2, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "PointItem2", "String", reason)
-                            .map(PointItem2::String)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_null::<
-                            ::serde_json::Error,
-                        >(input, "PointItem2", "Null", reason)
-                            .map(|()| PointItem2::Null)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::String => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Null => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "PointItem2",
-                            &::std::format!(
-                                "{}, found {}", "expected a string or null", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "PointItem2",
+            one_of: false,
+            variants: &["String", "Null"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::String, t::Node::Variant(0, &[])),
+                    (t::Token::Null, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<PointItem2, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(PointItem2::String),
+                _ => v.null().map(|()| PointItem2::Null),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// Every definition of JSON Schema, sorted by name.

@@ -222,118 +222,37 @@ pub enum SettingsLevel {
     /// The `Level3` alternative.
     Level3(Level3),
 }
-impl SettingsLevel {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Level1(_) => "Level1",
-            Self::Level2(_) => "Level2",
-            Self::Level3(_) => "Level3",
-        }
-    }
-}
-impl ::core::convert::From<Level1> for SettingsLevel {
-    /// The `Level1` alternative.
-    fn from(value: Level1) -> Self {
-        Self::Level1(value)
-    }
-}
-impl ::core::convert::From<Level2> for SettingsLevel {
-    /// The `Level2` alternative.
-    fn from(value: Level2) -> Self {
-        Self::Level2(value)
-    }
-}
-impl ::core::convert::From<Level3> for SettingsLevel {
-    /// The `Level3` alternative.
-    fn from(value: Level3) -> Self {
-        Self::Level3(value)
-    }
+::mcpwire_support::union! {
+    SettingsLevel "SettingsLevel";
+    Level1(Level1) from;
+    Level2(Level2) from;
+    Level3(Level3) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SettingsLevel {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<SettingsLevel, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "SettingsLevel",
-                one_of: false,
-                variants: &["Level1", "Level2", "Level3"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<SettingsLevel, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            Level1,
-                            ::serde_json::Error,
-                        >(input, "SettingsLevel", "Level1", reason)
-                            .map(SettingsLevel::Level1)
-                    }
-                    1usize => {
-                        ::mcpwire_support::decode_variant::<
-                            Level2,
-                            ::serde_json::Error,
-                        >(input, "SettingsLevel", "Level2", reason)
-                            .map(SettingsLevel::Level2)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_variant::<
-                            Level3,
-                            ::serde_json::Error,
-                        >(input, "SettingsLevel", "Level3", reason)
-                            .map(SettingsLevel::Level3)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::Integer => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[1usize, 2usize],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "SettingsLevel",
-                            &::std::format!(
-                                "{}, found {}", "expected an integer", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "SettingsLevel",
+            one_of: false,
+            variants: &["Level1", "Level2", "Level3"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[(t::Token::Integer, t::Node::Variant(0, &[1, 2]))],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<SettingsLevel, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(SettingsLevel::Level1),
+                1 => v.decode().map(SettingsLevel::Level2),
+                _ => v.decode().map(SettingsLevel::Level3),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `SettingsMixed` (JSON Schema).
@@ -353,148 +272,44 @@ pub enum SettingsMixed {
     /// The `Null` alternative.
     Null,
 }
-impl SettingsMixed {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Mixed1(_) => "Mixed1",
-            Self::MixedTwo(_) => "MixedTwo",
-            Self::MixedTrue(_) => "MixedTrue",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<Mixed1> for SettingsMixed {
-    /// The `Mixed1` alternative.
-    fn from(value: Mixed1) -> Self {
-        Self::Mixed1(value)
-    }
-}
-impl ::core::convert::From<MixedTwo> for SettingsMixed {
-    /// The `MixedTwo` alternative.
-    fn from(value: MixedTwo) -> Self {
-        Self::MixedTwo(value)
-    }
-}
-impl ::core::convert::From<MixedTrue> for SettingsMixed {
-    /// The `MixedTrue` alternative.
-    fn from(value: MixedTrue) -> Self {
-        Self::MixedTrue(value)
-    }
+::mcpwire_support::union! {
+    SettingsMixed "SettingsMixed";
+    Mixed1(Mixed1) from;
+    MixedTwo(MixedTwo) from;
+    MixedTrue(MixedTrue) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for SettingsMixed {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_support::Shape<'_>,
-        ) -> Result<SettingsMixed, ::serde_json::Error> {
-            const UNION: ::mcpwire_support::UnionInfo = ::mcpwire_support::UnionInfo {
-                name: "SettingsMixed",
-                one_of: false,
-                variants: &["Mixed1", "MixedTwo", "MixedTrue", "Null"],
-            };
-            fn viable(_: usize, _: &::mcpwire_support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<SettingsMixed, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_support::decode_variant::<
-                            Mixed1,
-                            ::serde_json::Error,
-                        >(input, "SettingsMixed", "Mixed1", reason)
-                            .map(SettingsMixed::Mixed1)
-                    }
-                    1usize => {
-                        ::mcpwire_support::decode_variant::<
-                            MixedTwo,
-                            ::serde_json::Error,
-                        >(input, "SettingsMixed", "MixedTwo", reason)
-                            .map(SettingsMixed::MixedTwo)
-                    }
-                    2usize => {
-                        ::mcpwire_support::decode_variant::<
-                            MixedTrue,
-                            ::serde_json::Error,
-                        >(input, "SettingsMixed", "MixedTrue", reason)
-                            .map(SettingsMixed::MixedTrue)
-                    }
-                    _ => {
-                        ::mcpwire_support::decode_null::<
-                            ::serde_json::Error,
-                        >(input, "SettingsMixed", "Null", reason)
-                            .map(|()| SettingsMixed::Null)
-                    }
-                }
-            }
-            let choice: ::mcpwire_support::Choice = match shape {
-                ::mcpwire_support::Shape::String => {
-                    ::mcpwire_support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Integer => {
-                    ::mcpwire_support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Bool => {
-                    ::mcpwire_support::Choice::variant(
-                        2usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_support::Shape::Null => {
-                    ::mcpwire_support::Choice::variant(
-                        3usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "SettingsMixed",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected a string or an integer or a boolean or null",
-                                other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "SettingsMixed",
+            one_of: false,
+            variants: &["Mixed1", "MixedTwo", "MixedTrue", "Null"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::String, t::Node::Variant(1, &[])),
+                    (t::Token::Integer, t::Node::Variant(0, &[])),
+                    (t::Token::Bool, t::Node::Variant(2, &[])),
+                    (t::Token::Null, t::Node::Variant(3, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
+        fn variant(
+            v: &::mcpwire_support::Variant<'_, str>,
+        ) -> Result<SettingsMixed, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(SettingsMixed::Mixed1),
+                1 => v.decode().map(SettingsMixed::MixedTwo),
+                2 => v.decode().map(SettingsMixed::MixedTrue),
+                _ => v.null().map(|()| SettingsMixed::Null),
+            }
+        }
+        ::mcpwire_support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `StrictTrue` (JSON Schema).

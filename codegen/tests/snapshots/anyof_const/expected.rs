@@ -12,162 +12,51 @@ pub enum Content {
     /// The `ImageContent` alternative.
     ImageContent(ImageContent),
 }
-impl Content {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for Content {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for Content {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
+::mcpwire_types::support::union! {
+    Content "Content" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Content {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<Content, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "Content",
-                one_of: false,
-                variants: &["TextContent", "ImageContent"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("text") && map.contains_key("type")
-                            && map.str_in("type", &["text"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("type")
-                            && map.str_in("type", &["image"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> Result<Content, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            TextContent,
-                            ::serde_json::Error,
-                        >(input, "Content", "TextContent", reason)
-                            .map(Content::TextContent)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ImageContent,
-                            ::serde_json::Error,
-                        >(input, "Content", "ImageContent", reason)
-                            .map(Content::ImageContent)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("type").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "text" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `type` is \"text\"",
-                                        &[],
-                                    )
-                                }
-                                "image" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `type` is \"image\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_types::support::Choice::none(
-                                        ::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `type` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Content",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["data", "text", "type"],
-            )?;
-            decode(&shape, &shape)
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Content",
+            one_of: false,
+            variants: &["TextContent", "ImageContent"],
+            strings: &["data", "text", "type"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "type",
+                            cases: &[
+                                ("text", t::Node::Variant(0, &[])),
+                                ("image", t::Node::Variant(1, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Content {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Content".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Content").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > ()
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> Result<Content, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Content::TextContent),
+                _ => v.decode().map(Content::ImageContent),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ImageContent` (test schema).

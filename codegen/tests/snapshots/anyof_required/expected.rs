@@ -16,159 +16,76 @@ pub enum AnyResult {
     /// The `CountResult` alternative.
     CountResult(CountResult),
 }
-impl AnyResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::ListResult(_) => "ListResult",
-            Self::CountResult(_) => "CountResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for AnyResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<ListResult> for AnyResult {
-    /// The `ListResult` alternative.
-    fn from(value: ListResult) -> Self {
-        Self::ListResult(value)
-    }
-}
-impl ::core::convert::From<CountResult> for AnyResult {
-    /// The `CountResult` alternative.
-    fn from(value: CountResult) -> Self {
-        Self::CountResult(value)
-    }
+::mcpwire_types::support::union! {
+    AnyResult "AnyResult" schemars "schemars";
+    Result(Result) from;
+    ListResult(ListResult) from;
+    CountResult(CountResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for AnyResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<AnyResult, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "AnyResult",
-                one_of: false,
-                variants: &["Result", "ListResult", "CountResult"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("items")
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("total")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<AnyResult, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            Result,
-                            ::serde_json::Error,
-                        >(input, "AnyResult", "Result", reason)
-                            .map(AnyResult::Result)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListResult,
-                            ::serde_json::Error,
-                        >(input, "AnyResult", "ListResult", reason)
-                            .map(AnyResult::ListResult)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CountResult,
-                            ::serde_json::Error,
-                        >(input, "AnyResult", "CountResult", reason)
-                            .map(AnyResult::CountResult)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("items") {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `items` is present",
-                            &[0usize, 2usize],
-                        )
-                    } else if map.contains_key("total") {
-                        ::mcpwire_types::support::Choice::variant(
-                            2usize,
-                            "member `total` is present",
-                            &[0usize, 1usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "no other variant's distinguishing members are present",
-                            &[1usize, 2usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "AnyResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["next"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AnyResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "AnyResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "AnyResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                ListResult > (), generator.subschema_for:: < CountResult > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "AnyResult",
+            one_of: false,
+            variants: &["Result", "ListResult", "CountResult"],
+            strings: &["next"],
+            checks: &[
+                t::Check {
+                    variant: 1,
+                    required: &[&["items"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 2,
+                    required: &[&["total"]],
+                    strs: &[],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["items"]],
+                                    variant: 1,
+                                    then: &[0, 2],
+                                    reason: "member `items` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["total"]],
+                                    variant: 2,
+                                    then: &[0, 1],
+                                    reason: "member `total` is present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(0, &[1, 2])),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<AnyResult, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(AnyResult::Result),
+                1 => v.decode().map(AnyResult::ListResult),
+                _ => v.decode().map(AnyResult::CountResult),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `CountResult` (test schema).
@@ -240,159 +157,76 @@ pub enum OneResult {
     /// The `CountResult` alternative.
     CountResult(CountResult),
 }
-impl OneResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::ListResult(_) => "ListResult",
-            Self::CountResult(_) => "CountResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for OneResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<ListResult> for OneResult {
-    /// The `ListResult` alternative.
-    fn from(value: ListResult) -> Self {
-        Self::ListResult(value)
-    }
-}
-impl ::core::convert::From<CountResult> for OneResult {
-    /// The `CountResult` alternative.
-    fn from(value: CountResult) -> Self {
-        Self::CountResult(value)
-    }
+::mcpwire_types::support::union! {
+    OneResult "OneResult" schemars "schemars";
+    Result(Result) from;
+    ListResult(ListResult) from;
+    CountResult(CountResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for OneResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<OneResult, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "OneResult",
-                one_of: true,
-                variants: &["Result", "ListResult", "CountResult"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("items")
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("total")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<OneResult, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            Result,
-                            ::serde_json::Error,
-                        >(input, "OneResult", "Result", reason)
-                            .map(OneResult::Result)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListResult,
-                            ::serde_json::Error,
-                        >(input, "OneResult", "ListResult", reason)
-                            .map(OneResult::ListResult)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CountResult,
-                            ::serde_json::Error,
-                        >(input, "OneResult", "CountResult", reason)
-                            .map(OneResult::CountResult)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("items") {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `items` is present",
-                            &[0usize, 2usize],
-                        )
-                    } else if map.contains_key("total") {
-                        ::mcpwire_types::support::Choice::variant(
-                            2usize,
-                            "member `total` is present",
-                            &[0usize, 1usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "no other variant's distinguishing members are present",
-                            &[1usize, 2usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "OneResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["next"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for OneResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "OneResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "OneResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                ListResult > (), generator.subschema_for:: < CountResult > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "OneResult",
+            one_of: true,
+            variants: &["Result", "ListResult", "CountResult"],
+            strings: &["next"],
+            checks: &[
+                t::Check {
+                    variant: 1,
+                    required: &[&["items"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 2,
+                    required: &[&["total"]],
+                    strs: &[],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["items"]],
+                                    variant: 1,
+                                    then: &[0, 2],
+                                    reason: "member `items` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["total"]],
+                                    variant: 2,
+                                    then: &[0, 1],
+                                    reason: "member `total` is present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(0, &[1, 2])),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<OneResult, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(OneResult::Result),
+                1 => v.decode().map(OneResult::ListResult),
+                _ => v.decode().map(OneResult::CountResult),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `Result` (test schema).

@@ -46,206 +46,101 @@ pub enum Message {
     /// The `Array2` alternative.
     Array2(Vec<Reply>),
 }
-impl Message {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Call(_) => "Call",
-            Self::Reply(_) => "Reply",
-            Self::Array(_) => "Array",
-            Self::Array2(_) => "Array2",
-        }
-    }
-}
-impl ::core::convert::From<Call> for Message {
-    /// The `Call` alternative.
-    fn from(value: Call) -> Self {
-        Self::Call(value)
-    }
-}
-impl ::core::convert::From<Reply> for Message {
-    /// The `Reply` alternative.
-    fn from(value: Reply) -> Self {
-        Self::Reply(value)
-    }
-}
-impl ::core::convert::From<Vec<Call>> for Message {
-    /// The `Array` alternative.
-    fn from(value: Vec<Call>) -> Self {
-        Self::Array(value)
-    }
-}
-impl ::core::convert::From<Vec<Reply>> for Message {
-    /// The `Array2` alternative.
-    fn from(value: Vec<Reply>) -> Self {
-        Self::Array2(value)
-    }
+::mcpwire_types::support::union! {
+    Message "Message" schemars "schemars";
+    Call(Call) from;
+    Reply(Reply) from;
+    Array(Vec<Call>) from;
+    Array2(Vec<Reply>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<Message, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "Message",
-                one_of: false,
-                variants: &["Call", "Reply", "Array", "Array2"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("method")
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("result")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<Message, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Call,
-                            ::serde_json::Error,
-                        >(input, "Message", "Call", reason)
-                            .map(Message::Call)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Reply,
-                            ::serde_json::Error,
-                        >(input, "Message", "Reply", reason)
-                            .map(Message::Reply)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Vec<Call>,
-                            ::serde_json::Error,
-                        >(input, "Message", "Array", reason)
-                            .map(Message::Array)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Vec<Reply>,
-                            ::serde_json::Error,
-                        >(input, "Message", "Array2", reason)
-                            .map(Message::Array2)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("method") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `method` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("result") {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `result` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"method\", \"result\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                ::mcpwire_types::support::Shape::Array(items) => {
-                    match items.first_object() {
-                        Some(map) => {
-                            if map.contains_key("method") {
-                                ::mcpwire_types::support::Choice::variant(
-                                    2usize,
-                                    "member `method` is present",
-                                    &[3usize],
-                                )
-                            } else if map.contains_key("result") {
-                                ::mcpwire_types::support::Choice::variant(
-                                    3usize,
-                                    "member `result` is present",
-                                    &[2usize],
-                                )
-                            } else {
-                                ::mcpwire_types::support::Choice::none(
-                                    "none of the distinguishing members [\"method\", \"result\"] is present",
-                                    &[2usize, 3usize],
-                                )
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::variant(
-                                2usize,
-                                "an empty array or a non-object first item takes the first array variant",
-                                &[3usize],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Message",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or an array", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Message {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Message".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Message").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Call > (), generator.subschema_for:: < Reply
-                > (), generator.subschema_for:: < Vec < Call > > (), generator
-                .subschema_for:: < Vec < Reply > > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Message",
+            one_of: false,
+            variants: &["Call", "Reply", "Array", "Array2"],
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["method"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["id"], &["result"]],
+                    strs: &[],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["method"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `method` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["result"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `result` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
+                        ),
+                    ),
+                    (
+                        t::Token::Array,
+                        t::Node::ByFirstItem(
+                            &t::Node::ByMembers(
+                                &[
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["method"]],
+                                        variant: 2,
+                                        then: &[3],
+                                        reason: "member `method` is present",
+                                    },
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["result"]],
+                                        variant: 3,
+                                        then: &[2],
+                                        reason: "member `result` is present",
+                                    },
+                                ],
+                                t::Else::Fail(&[2, 3]),
+                            ),
+                            2,
+                            &[3],
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> Result<Message, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Message::Call),
+                1 => v.decode().map(Message::Reply),
+                2 => v.decode().map(Message::Array),
+                _ => v.decode().map(Message::Array2),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `Reply` (test schema).

@@ -14,169 +14,55 @@ pub enum ClientRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ClientRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::PingRequest(_) => "PingRequest",
-            Self::ListToolsRequest(_) => "ListToolsRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<PingRequest> for ClientRequest {
-    /// The `PingRequest` alternative.
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-impl ::core::convert::From<ListToolsRequest> for ClientRequest {
-    /// The `ListToolsRequest` alternative.
-    fn from(value: ListToolsRequest) -> Self {
-        Self::ListToolsRequest(value)
-    }
+::mcpwire_types::support::union! {
+    ClientRequest "ClientRequest" schemars "schemars";
+    PingRequest(PingRequest) from;
+    ListToolsRequest(ListToolsRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<ClientRequest, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ClientRequest",
-                one_of: false,
-                variants: &["PingRequest", "ListToolsRequest"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("method") && map.str_in("method", &["ping"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("method")
-                            && map.str_in("method", &["tools/list"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> Result<ClientRequest, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            PingRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "PingRequest", reason)
-                            .map(ClientRequest::PingRequest)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListToolsRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ListToolsRequest", reason)
-                            .map(ClientRequest::ListToolsRequest)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ::mcpwire_types::support::UnknownMethod,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "Unknown", reason)
-                            .map(ClientRequest::Unknown)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("method").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "ping" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `method` is \"ping\"",
-                                        &[],
-                                    )
-                                }
-                                "tools/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `method` is \"tools/list\"",
-                                        &[],
-                                    )
-                                }
-                                _ => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        ::mcpwire_types::support::UNKNOWN_METHOD,
-                                        "its method is not one this version defines",
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `method` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ClientRequest",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ClientRequest",
+            one_of: false,
+            variants: &["PingRequest", "ListToolsRequest"],
+            strings: &["method"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "method",
+                            cases: &[
+                                ("ping", t::Node::Variant(0, &[])),
+                                ("tools/list", t::Node::Variant(1, &[])),
+                            ],
+                            otherwise: t::Else::Then(
+                                &t::Node::Variant(t::UNKNOWN_METHOD, &[]),
                             ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["method"],
-            )?;
-            decode(&shape, &shape)
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < PingRequest > (), generator.subschema_for:: <
-                ListToolsRequest > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> Result<ClientRequest, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ClientRequest::PingRequest),
+                1 => v.decode().map(ClientRequest::ListToolsRequest),
+                _ => v.decode().map(ClientRequest::Unknown),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ListToolsRequest` (test schema).

@@ -125,138 +125,38 @@ pub enum SelfValue {
     /// The `String` alternative.
     String(String),
 }
-impl SelfValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::MyType2(_) => "MyType2",
-            Self::String(_) => "String",
-        }
-    }
-}
-impl ::core::convert::From<MyType2> for SelfValue {
-    /// The `MyType2` alternative.
-    fn from(value: MyType2) -> Self {
-        Self::MyType2(value)
-    }
-}
-impl ::core::convert::From<String> for SelfValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
+::mcpwire_types::support::union! {
+    SelfValue "SelfValue" schemars "schemars";
+    MyType2(MyType2) from;
+    String(String) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SelfValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<SelfValue, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "SelfValue",
-                one_of: false,
-                variants: &["MyType2", "String"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("self")
-                            && map.str_in("mode", &["Self", "self", "a-b", "A B"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<SelfValue, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            MyType2,
-                            ::serde_json::Error,
-                        >(input, "SelfValue", "MyType2", reason)
-                            .map(SelfValue::MyType2)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "SelfValue", "String", reason)
-                            .map(SelfValue::String)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::String => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "SelfValue",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or a string", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "SelfValue",
+            one_of: false,
+            variants: &["MyType2", "String"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::String, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SelfValue {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SelfValue".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SelfValue").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < MyType2 > (), generator.subschema_for:: <
-                String > ()
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> Result<SelfValue, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(SelfValue::MyType2),
+                _ => v.decode().map(SelfValue::String),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `V2Fa` (test schema).

@@ -22,195 +22,47 @@ pub enum JSONValue {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl JSONValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONObject(_) => "JSONObject",
-            Self::Array(_) => "Array",
-            Self::String(_) => "String",
-            Self::Integer(_) => "Integer",
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<JSONObject> for JSONValue {
-    /// The `JSONObject` alternative.
-    fn from(value: JSONObject) -> Self {
-        Self::JSONObject(value)
-    }
-}
-impl ::core::convert::From<Vec<JSONValue>> for JSONValue {
-    /// The `Array` alternative.
-    fn from(value: Vec<JSONValue>) -> Self {
-        Self::Array(value)
-    }
-}
-impl ::core::convert::From<String> for JSONValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::mcpwire_types::support::Integer> for JSONValue {
-    /// The `Integer` alternative.
-    fn from(value: ::mcpwire_types::support::Integer) -> Self {
-        Self::Integer(value)
-    }
-}
-impl ::core::convert::From<bool> for JSONValue {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_types::support::union! {
+    JSONValue "JSONValue" schemars "schemars";
+    JSONObject(JSONObject) from;
+    Array(Vec<JSONValue>) from;
+    String(String) from;
+    Integer(::mcpwire_types::support::Integer) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<JSONValue, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "JSONValue",
-                one_of: false,
-                variants: &["JSONObject", "Array", "String", "Integer", "Boolean"],
-            };
-            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<JSONValue, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            JSONObject,
-                            ::serde_json::Error,
-                        >(input, "JSONValue", "JSONObject", reason)
-                            .map(JSONValue::JSONObject)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Vec<JSONValue>,
-                            ::serde_json::Error,
-                        >(input, "JSONValue", "Array", reason)
-                            .map(JSONValue::Array)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "JSONValue", "String", reason)
-                            .map(JSONValue::String)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ::mcpwire_types::support::Integer,
-                            ::serde_json::Error,
-                        >(input, "JSONValue", "Integer", reason)
-                            .map(JSONValue::Integer)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(input, "JSONValue", "Boolean", reason)
-                            .map(JSONValue::Boolean)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Array(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::String => {
-                    ::mcpwire_types::support::Choice::variant(
-                        2usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Integer => {
-                    ::mcpwire_types::support::Choice::variant(
-                        3usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Bool => {
-                    ::mcpwire_types::support::Choice::variant(
-                        4usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "JSONValue",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected an object or an array or a string or an integer or a boolean",
-                                other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "JSONValue",
+            one_of: false,
+            variants: &["JSONObject", "Array", "String", "Integer", "Boolean"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                    (t::Token::String, t::Node::Variant(2, &[])),
+                    (t::Token::Integer, t::Node::Variant(3, &[])),
+                    (t::Token::Bool, t::Node::Variant(4, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONValue {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONValue".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONValue").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONObject > (), generator.subschema_for:: <
-                Vec < JSONValue > > (), generator.subschema_for:: < String > (),
-                generator.subschema_for:: < ::mcpwire_types::support::Integer > (),
-                generator.subschema_for:: < bool > ()
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> Result<JSONValue, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(JSONValue::JSONObject),
+                1 => v.decode().map(JSONValue::Array),
+                2 => v.decode().map(JSONValue::String),
+                3 => v.decode().map(JSONValue::Integer),
+                _ => v.decode().map(JSONValue::Boolean),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `Node` (test schema).

@@ -16,173 +16,45 @@ pub enum Scalar {
     /// The `Null` alternative.
     Null,
 }
-impl Scalar {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Number(_) => "Number",
-            Self::Boolean(_) => "Boolean",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<String> for Scalar {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::serde_json::Number> for Scalar {
-    /// The `Number` alternative.
-    fn from(value: ::serde_json::Number) -> Self {
-        Self::Number(value)
-    }
-}
-impl ::core::convert::From<bool> for Scalar {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_types::support::union! {
+    Scalar "Scalar" schemars "schemars";
+    String(String) from;
+    Number(::serde_json::Number) from;
+    Boolean(bool) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for Scalar {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<Scalar, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "Scalar",
-                one_of: false,
-                variants: &["String", "Number", "Boolean", "Null"],
-            };
-            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<Scalar, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "Scalar", "String", reason)
-                            .map(Scalar::String)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ::serde_json::Number,
-                            ::serde_json::Error,
-                        >(input, "Scalar", "Number", reason)
-                            .map(Scalar::Number)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(input, "Scalar", "Boolean", reason)
-                            .map(Scalar::Boolean)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_null::<
-                            ::serde_json::Error,
-                        >(input, "Scalar", "Null", reason)
-                            .map(|()| Scalar::Null)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::String => {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Integer => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Number => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Bool => {
-                    ::mcpwire_types::support::Choice::variant(
-                        2usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Null => {
-                    ::mcpwire_types::support::Choice::variant(
-                        3usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Scalar",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected a string or an integer or a number or a boolean or null",
-                                other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Scalar",
+            one_of: false,
+            variants: &["String", "Number", "Boolean", "Null"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::String, t::Node::Variant(0, &[])),
+                    (t::Token::Integer, t::Node::Variant(1, &[])),
+                    (t::Token::Number, t::Node::Variant(1, &[])),
+                    (t::Token::Bool, t::Node::Variant(2, &[])),
+                    (t::Token::Null, t::Node::Variant(3, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Scalar {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Scalar".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Scalar").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < String > (), generator.subschema_for:: <
-                ::serde_json::Number > (), generator.subschema_for:: < bool > (),
-                ::schemars::json_schema!({ "type" : "null" })
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> Result<Scalar, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Scalar::String),
+                1 => v.decode().map(Scalar::Number),
+                2 => v.decode().map(Scalar::Boolean),
+                _ => v.null().map(|()| Scalar::Null),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `Token` (test schema).
@@ -197,129 +69,38 @@ pub enum Token {
     /// The `Integer` alternative.
     Integer(::mcpwire_types::support::Integer),
 }
-impl Token {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Integer(_) => "Integer",
-        }
-    }
-}
-impl ::core::convert::From<String> for Token {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::mcpwire_types::support::Integer> for Token {
-    /// The `Integer` alternative.
-    fn from(value: ::mcpwire_types::support::Integer) -> Self {
-        Self::Integer(value)
-    }
+::mcpwire_types::support::union! {
+    Token "Token" schemars "schemars";
+    String(String) from;
+    Integer(::mcpwire_types::support::Integer) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Token {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<Token, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "Token",
-                one_of: false,
-                variants: &["String", "Integer"],
-            };
-            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<Token, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "Token", "String", reason)
-                            .map(Token::String)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ::mcpwire_types::support::Integer,
-                            ::serde_json::Error,
-                        >(input, "Token", "Integer", reason)
-                            .map(Token::Integer)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::String => {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Integer => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Token",
-                            &::std::format!(
-                                "{}, found {}", "expected a string or an integer", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Token",
+            one_of: false,
+            variants: &["String", "Integer"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::String, t::Node::Variant(0, &[])),
+                    (t::Token::Integer, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Token {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Token".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Token").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < String > (), generator.subschema_for:: <
-                ::mcpwire_types::support::Integer > ()
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> Result<Token, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Token::String),
+                _ => v.decode().map(Token::Integer),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// Error codes of test schema: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.

@@ -215,161 +215,51 @@ pub enum Shape {
     /// The `ShapeVariant1` alternative.
     ShapeVariant1(ShapeVariant1),
 }
-impl Shape {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ShapeVariant0(_) => "ShapeVariant0",
-            Self::ShapeVariant1(_) => "ShapeVariant1",
-        }
-    }
-}
-impl ::core::convert::From<ShapeVariant0> for Shape {
-    /// The `ShapeVariant0` alternative.
-    fn from(value: ShapeVariant0) -> Self {
-        Self::ShapeVariant0(value)
-    }
-}
-impl ::core::convert::From<ShapeVariant1> for Shape {
-    /// The `ShapeVariant1` alternative.
-    fn from(value: ShapeVariant1) -> Self {
-        Self::ShapeVariant1(value)
-    }
+::mcpwire_types::support::union! {
+    Shape "Shape" schemars "schemars";
+    ShapeVariant0(ShapeVariant0) from;
+    ShapeVariant1(ShapeVariant1) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Shape {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<Shape, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "Shape",
-                one_of: false,
-                variants: &["ShapeVariant0", "ShapeVariant1"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("kind") && map.contains_key("radius")
-                            && map.str_in("kind", &["circle"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("kind") && map.str_in("kind", &["square"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> Result<Shape, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ShapeVariant0,
-                            ::serde_json::Error,
-                        >(input, "Shape", "ShapeVariant0", reason)
-                            .map(Shape::ShapeVariant0)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ShapeVariant1,
-                            ::serde_json::Error,
-                        >(input, "Shape", "ShapeVariant1", reason)
-                            .map(Shape::ShapeVariant1)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("kind").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "circle" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `kind` is \"circle\"",
-                                        &[],
-                                    )
-                                }
-                                "square" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `kind` is \"square\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_types::support::Choice::none(
-                                        ::std::format!(
-                                            "member `kind` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `kind` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Shape",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["kind"],
-            )?;
-            decode(&shape, &shape)
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Shape",
+            one_of: false,
+            variants: &["ShapeVariant0", "ShapeVariant1"],
+            strings: &["kind"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "kind",
+                            cases: &[
+                                ("circle", t::Node::Variant(0, &[])),
+                                ("square", t::Node::Variant(1, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Shape {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Shape".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Shape").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < ShapeVariant0 > (), generator.subschema_for::
-                < ShapeVariant1 > ()
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> Result<Shape, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Shape::ShapeVariant0),
+                _ => v.decode().map(Shape::ShapeVariant1),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ShapeVariant0` (test schema).

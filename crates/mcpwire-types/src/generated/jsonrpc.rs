@@ -16,142 +16,67 @@ pub enum BatchRequestItem {
     /// The `Notification` alternative.
     Notification(Notification),
 }
-impl BatchRequestItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Request(_) => "Request",
-            Self::Notification(_) => "Notification",
-        }
-    }
-}
-impl ::core::convert::From<Request> for BatchRequestItem {
-    /// The `Request` alternative.
-    fn from(value: Request) -> Self {
-        Self::Request(value)
-    }
-}
-impl ::core::convert::From<Notification> for BatchRequestItem {
-    /// The `Notification` alternative.
-    fn from(value: Notification) -> Self {
-        Self::Notification(value)
-    }
+::mcpwire_types::support::union! {
+    BatchRequestItem "BatchRequestItem" schemars "schemars";
+    Request(Request) from;
+    Notification(Notification) from;
 }
 impl<'de> ::serde::Deserialize<'de> for BatchRequestItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<BatchRequestItem, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "BatchRequestItem",
-                one_of: false,
-                variants: &["Request", "Notification"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> Result<BatchRequestItem, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            Request,
-                            ::serde_json::Error,
-                        >(input, "BatchRequestItem", "Request", reason)
-                            .map(BatchRequestItem::Request)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            Notification,
-                            ::serde_json::Error,
-                        >(input, "BatchRequestItem", "Notification", reason)
-                            .map(BatchRequestItem::Notification)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("id") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `id` is present",
-                            &[1usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "no other variant's distinguishing members are present",
-                            &[0usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "BatchRequestItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc", "method"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for BatchRequestItem {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "BatchRequestItem".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "BatchRequestItem").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Request > (), generator.subschema_for:: <
-                Notification > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "BatchRequestItem",
+            one_of: false,
+            variants: &["Request", "Notification"],
+            strings: &["jsonrpc", "method"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["id"], &["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["id"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `id` is present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(1, &[0])),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> Result<BatchRequestItem, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(BatchRequestItem::Request),
+                _ => v.decode().map(BatchRequestItem::Notification),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `BatchResponse` (JSON-RPC 2.0).
@@ -582,235 +507,115 @@ pub enum Message {
     /// The `BatchResponse` alternative.
     BatchResponse(BatchResponse),
 }
-impl Message {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Request(_) => "Request",
-            Self::Notification(_) => "Notification",
-            Self::BatchRequest(_) => "BatchRequest",
-            Self::Response(_) => "Response",
-            Self::BatchResponse(_) => "BatchResponse",
-        }
-    }
-}
-impl ::core::convert::From<Request> for Message {
-    /// The `Request` alternative.
-    fn from(value: Request) -> Self {
-        Self::Request(value)
-    }
-}
-impl ::core::convert::From<Notification> for Message {
-    /// The `Notification` alternative.
-    fn from(value: Notification) -> Self {
-        Self::Notification(value)
-    }
-}
-impl ::core::convert::From<BatchRequest> for Message {
-    /// The `BatchRequest` alternative.
-    fn from(value: BatchRequest) -> Self {
-        Self::BatchRequest(value)
-    }
-}
-impl ::core::convert::From<Response> for Message {
-    /// The `Response` alternative.
-    fn from(value: Response) -> Self {
-        Self::Response(value)
-    }
-}
-impl ::core::convert::From<BatchResponse> for Message {
-    /// The `BatchResponse` alternative.
-    fn from(value: BatchResponse) -> Self {
-        Self::BatchResponse(value)
-    }
+::mcpwire_types::support::union! {
+    Message "Message" schemars "schemars";
+    Request(Request) from;
+    Notification(Notification) from;
+    BatchRequest(BatchRequest) from;
+    Response(Response) from;
+    BatchResponse(BatchResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Message {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<Message, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "Message",
-                one_of: false,
-                variants: &[
-                    "Request",
-                    "Notification",
-                    "BatchRequest",
-                    "Response",
-                    "BatchResponse",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<Message, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Request,
-                            ::serde_json::Error,
-                        >(input, "Message", "Request", reason)
-                            .map(Message::Request)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Notification,
-                            ::serde_json::Error,
-                        >(input, "Message", "Notification", reason)
-                            .map(Message::Notification)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            BatchRequest,
-                            ::serde_json::Error,
-                        >(input, "Message", "BatchRequest", reason)
-                            .map(Message::BatchRequest)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Response,
-                            ::serde_json::Error,
-                        >(input, "Message", "Response", reason)
-                            .map(Message::Response)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            BatchResponse,
-                            ::serde_json::Error,
-                        >(input, "Message", "BatchResponse", reason)
-                            .map(Message::BatchResponse)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("id") && map.contains_key("method") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "members `id` and `method` are present",
-                            &[1usize, 3usize],
-                        )
-                    } else if map.contains_key("method") {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "members `method` are present",
-                            &[0usize, 3usize],
-                        )
-                    } else if map.contains_key("id") {
-                        ::mcpwire_types::support::Choice::variant(
-                            3usize,
-                            "members `id` are present",
-                            &[0usize, 1usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"id\", \"method\", \"method\", \"id\"] is present",
-                            &[0usize, 1usize, 3usize],
-                        )
-                    }
-                }
-                ::mcpwire_types::support::Shape::Array(items) => {
-                    match items.first_object() {
-                        Some(map) => {
-                            if map.contains_key("method") {
-                                ::mcpwire_types::support::Choice::variant(
-                                    2usize,
-                                    "member `method` is present",
-                                    &[4usize],
-                                )
-                            } else {
-                                ::mcpwire_types::support::Choice::variant(
-                                    4usize,
-                                    "no other variant's distinguishing members are present",
-                                    &[2usize],
-                                )
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::variant(
-                                2usize,
-                                "an empty array or a non-object first item takes the first array variant",
-                                &[4usize],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Message",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or an array", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Message {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Message".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Message").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Request > (), generator.subschema_for:: <
-                Notification > (), generator.subschema_for:: < BatchRequest > (),
-                generator.subschema_for:: < Response > (), generator.subschema_for:: <
-                BatchResponse > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Message",
+            one_of: false,
+            variants: &[
+                "Request",
+                "Notification",
+                "BatchRequest",
+                "Response",
+                "BatchResponse",
             ],
-        )
+            strings: &[],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["id"], &["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 3,
+                    required: &[&["id"], &["jsonrpc"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[&["id"], &["method"]],
+                                    any_of: &[],
+                                    variant: 0,
+                                    then: &[1, 3],
+                                    reason: "members `id` and `method` are present",
+                                },
+                                t::Rule {
+                                    all_of: &[&["method"]],
+                                    any_of: &[],
+                                    variant: 1,
+                                    then: &[0, 3],
+                                    reason: "members `method` are present",
+                                },
+                                t::Rule {
+                                    all_of: &[&["id"]],
+                                    any_of: &[],
+                                    variant: 3,
+                                    then: &[0, 1],
+                                    reason: "members `id` are present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1, 3]),
+                        ),
+                    ),
+                    (
+                        t::Token::Array,
+                        t::Node::ByFirstItem(
+                            &t::Node::ByMembers(
+                                &[
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["method"]],
+                                        variant: 2,
+                                        then: &[4],
+                                        reason: "member `method` is present",
+                                    },
+                                ],
+                                t::Else::Then(&t::Node::Variant(4, &[2])),
+                            ),
+                            2,
+                            &[4],
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> Result<Message, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Message::Request),
+                1 => v.decode().map(Message::Notification),
+                2 => v.decode().map(Message::BatchRequest),
+                3 => v.decode().map(Message::Response),
+                _ => v.decode().map(Message::BatchResponse),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `MethodNotFoundError` (JSON-RPC 2.0).
@@ -893,129 +698,38 @@ pub enum Params {
     /// The `Array` alternative.
     Array(Vec<::mcpwire_types::Json>),
 }
-impl Params {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Object(_) => "Object",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<::mcpwire_types::JsonObject> for Params {
-    /// The `Object` alternative.
-    fn from(value: ::mcpwire_types::JsonObject) -> Self {
-        Self::Object(value)
-    }
-}
-impl ::core::convert::From<Vec<::mcpwire_types::Json>> for Params {
-    /// The `Array` alternative.
-    fn from(value: Vec<::mcpwire_types::Json>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_types::support::union! {
+    Params "Params" schemars "schemars";
+    Object(::mcpwire_types::JsonObject) from;
+    Array(Vec<::mcpwire_types::Json>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Params {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<Params, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "Params",
-                one_of: false,
-                variants: &["Object", "Array"],
-            };
-            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<Params, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ::mcpwire_types::JsonObject,
-                            ::serde_json::Error,
-                        >(input, "Params", "Object", reason)
-                            .map(Params::Object)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Vec<::mcpwire_types::Json>,
-                            ::serde_json::Error,
-                        >(input, "Params", "Array", reason)
-                            .map(Params::Array)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Array(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Params",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or an array", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Params",
+            one_of: false,
+            variants: &["Object", "Array"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Params {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Params".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Params").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < ::mcpwire_types::JsonObject > (), generator
-                .subschema_for:: < Vec < ::mcpwire_types::Json > > ()
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> Result<Params, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Params::Object),
+                _ => v.decode().map(Params::Array),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `ParseError` (JSON-RPC 2.0).
@@ -1104,151 +818,42 @@ pub enum RequestId {
     /// The `Null` alternative.
     Null,
 }
-impl RequestId {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::String(_) => "String",
-            Self::Number(_) => "Number",
-            Self::Null => "Null",
-        }
-    }
-}
-impl ::core::convert::From<String> for RequestId {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::serde_json::Number> for RequestId {
-    /// The `Number` alternative.
-    fn from(value: ::serde_json::Number) -> Self {
-        Self::Number(value)
-    }
+::mcpwire_types::support::union! {
+    RequestId "RequestId" schemars "schemars";
+    String(String) from;
+    Number(::serde_json::Number) from;
+    Null null;
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<RequestId, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "RequestId",
-                one_of: false,
-                variants: &["String", "Number", "Null"],
-            };
-            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> Result<RequestId, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "RequestId", "String", reason)
-                            .map(RequestId::String)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ::serde_json::Number,
-                            ::serde_json::Error,
-                        >(input, "RequestId", "Number", reason)
-                            .map(RequestId::Number)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_null::<
-                            ::serde_json::Error,
-                        >(input, "RequestId", "Null", reason)
-                            .map(|()| RequestId::Null)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::String => {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Integer => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Number => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Null => {
-                    ::mcpwire_types::support::Choice::variant(
-                        2usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "RequestId",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected a string or an integer or a number or null", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "RequestId",
+            one_of: false,
+            variants: &["String", "Number", "Null"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::String, t::Node::Variant(0, &[])),
+                    (t::Token::Integer, t::Node::Variant(1, &[])),
+                    (t::Token::Number, t::Node::Variant(1, &[])),
+                    (t::Token::Null, t::Node::Variant(2, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for RequestId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "RequestId".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "RequestId").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < String > (), generator.subschema_for:: <
-                ::serde_json::Number > (), ::schemars::json_schema!({ "type" : "null" })
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> Result<RequestId, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(RequestId::String),
+                1 => v.decode().map(RequestId::Number),
+                _ => v.null().map(|()| RequestId::Null),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `Response` (JSON-RPC 2.0).
@@ -1263,152 +868,84 @@ pub enum Response {
     /// The `ErrorResponse` alternative.
     ErrorResponse(ErrorResponse),
 }
-impl Response {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ResultResponse(_) => "ResultResponse",
-            Self::ErrorResponse(_) => "ErrorResponse",
-        }
-    }
-}
-impl ::core::convert::From<ResultResponse> for Response {
-    /// The `ResultResponse` alternative.
-    fn from(value: ResultResponse) -> Self {
-        Self::ResultResponse(value)
-    }
-}
-impl ::core::convert::From<ErrorResponse> for Response {
-    /// The `ErrorResponse` alternative.
-    fn from(value: ErrorResponse) -> Self {
-        Self::ErrorResponse(value)
-    }
+::mcpwire_types::support::union! {
+    Response "Response" schemars "schemars";
+    ResultResponse(ResultResponse) from;
+    ErrorResponse(ErrorResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> Result<Response, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "Response",
-                one_of: false,
-                variants: &["ResultResponse", "ErrorResponse"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("result")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("error") && map.has_nested("error", "code")
-                            && map.has_nested("error", "message")
-                            && map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> Result<Response, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ResultResponse,
-                            ::serde_json::Error,
-                        >(input, "Response", "ResultResponse", reason)
-                            .map(Response::ResultResponse)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ErrorResponse,
-                            ::serde_json::Error,
-                        >(input, "Response", "ErrorResponse", reason)
-                            .map(Response::ErrorResponse)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("result") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `result` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("error")
-                        || map.has_nested("error", "code")
-                        || map.has_nested("error", "message")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `error` or `error.code` or `error.message` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"result\", \"error\", \"error.code\", \"error.message\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "Response",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for Response {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "Response".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "Response").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < ResultResponse > (), generator
-                .subschema_for:: < ErrorResponse > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "Response",
+            one_of: false,
+            variants: &["ResultResponse", "ErrorResponse"],
+            strings: &["jsonrpc"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["id"], &["jsonrpc"], &["result"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[
+                        &["error"],
+                        &["error", "code"],
+                        &["error", "message"],
+                        &["id"],
+                        &["jsonrpc"],
+                    ],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["result"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `result` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[
+                                        &["error"],
+                                        &["error", "code"],
+                                        &["error", "message"],
+                                    ],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `error` or `error.code` or `error.message` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> Result<Response, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(Response::ResultResponse),
+                _ => v.decode().map(Response::ErrorResponse),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ResultResponse` (JSON-RPC 2.0).

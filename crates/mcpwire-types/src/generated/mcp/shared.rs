@@ -917,131 +917,38 @@ pub mod v2024_11_05_to_v2026_07_28 {
         /// The `Integer` alternative.
         Integer(::mcpwire_types::support::Integer),
     }
-    impl ProgressToken {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::String(_) => "String",
-                Self::Integer(_) => "Integer",
-            }
-        }
-    }
-    impl ::core::convert::From<String> for ProgressToken {
-        /// The `String` alternative.
-        fn from(value: String) -> Self {
-            Self::String(value)
-        }
-    }
-    impl ::core::convert::From<::mcpwire_types::support::Integer> for ProgressToken {
-        /// The `Integer` alternative.
-        fn from(value: ::mcpwire_types::support::Integer) -> Self {
-            Self::Integer(value)
-        }
+    ::mcpwire_types::support::union! {
+        ProgressToken "ProgressToken" schemars "schemars";
+        String(String) from;
+        Integer(::mcpwire_types::support::Integer) from;
     }
     impl<'de> ::serde::Deserialize<'de> for ProgressToken {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &str,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<ProgressToken, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "ProgressToken",
-                    one_of: false,
-                    variants: &["String", "Integer"],
-                };
-                fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
-                    true
-                }
-                fn variant(
-                    index: usize,
-                    input: &str,
-                    reason: &str,
-                ) -> ::core::result::Result<ProgressToken, ::serde_json::Error> {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_variant::<
-                                String,
-                                ::serde_json::Error,
-                            >(input, "ProgressToken", "String", reason)
-                                .map(ProgressToken::String)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_variant::<
-                                ::mcpwire_types::support::Integer,
-                                ::serde_json::Error,
-                            >(input, "ProgressToken", "Integer", reason)
-                                .map(ProgressToken::Integer)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::String => {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "it is the only variant admitting this JSON type",
-                            &[],
-                        )
-                    }
-                    ::mcpwire_types::support::Shape::Integer => {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "it is the only variant admitting this JSON type",
-                            &[],
-                        )
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "ProgressToken",
-                                &::std::format!(
-                                    "{}, found {}", "expected a string or an integer", other
-                                    .token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let raw = <::mcpwire_types::support::RawJson<
-                    'de,
-                > as ::serde::Deserialize>::deserialize(deserializer)?;
-                let text = raw.text();
-                let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-                decode(text, &shape)
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "ProgressToken",
+                one_of: false,
+                variants: &["String", "Integer"],
+                strings: &[],
+                checks: &[],
+                choose: t::Node::ByToken(
+                    &[
+                        (t::Token::String, t::Node::Variant(0, &[])),
+                        (t::Token::Integer, t::Node::Variant(1, &[])),
+                    ],
+                ),
             };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for ProgressToken {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "ProgressToken".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "ProgressToken").into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < String > (), generator.subschema_for:: <
-                    ::mcpwire_types::support::Integer > ()
-                ],
-            )
+            fn variant(
+                v: &::mcpwire_types::support::Variant<'_, str>,
+            ) -> ::core::result::Result<ProgressToken, ::serde_json::Error> {
+                match v.index() {
+                    0 => v.decode().map(ProgressToken::String),
+                    _ => v.decode().map(ProgressToken::Integer),
+                }
+            }
+            ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
         }
     }
     /// `RequestId`: one type for MCP 2024-11-05, MCP 2025-03-26, MCP 2025-06-18, MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
@@ -1057,131 +964,38 @@ pub mod v2024_11_05_to_v2026_07_28 {
         /// The `Integer` alternative.
         Integer(::mcpwire_types::support::Integer),
     }
-    impl RequestId {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::String(_) => "String",
-                Self::Integer(_) => "Integer",
-            }
-        }
-    }
-    impl ::core::convert::From<String> for RequestId {
-        /// The `String` alternative.
-        fn from(value: String) -> Self {
-            Self::String(value)
-        }
-    }
-    impl ::core::convert::From<::mcpwire_types::support::Integer> for RequestId {
-        /// The `Integer` alternative.
-        fn from(value: ::mcpwire_types::support::Integer) -> Self {
-            Self::Integer(value)
-        }
+    ::mcpwire_types::support::union! {
+        RequestId "RequestId" schemars "schemars";
+        String(String) from;
+        Integer(::mcpwire_types::support::Integer) from;
     }
     impl<'de> ::serde::Deserialize<'de> for RequestId {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &str,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<RequestId, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "RequestId",
-                    one_of: false,
-                    variants: &["String", "Integer"],
-                };
-                fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
-                    true
-                }
-                fn variant(
-                    index: usize,
-                    input: &str,
-                    reason: &str,
-                ) -> ::core::result::Result<RequestId, ::serde_json::Error> {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_variant::<
-                                String,
-                                ::serde_json::Error,
-                            >(input, "RequestId", "String", reason)
-                                .map(RequestId::String)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_variant::<
-                                ::mcpwire_types::support::Integer,
-                                ::serde_json::Error,
-                            >(input, "RequestId", "Integer", reason)
-                                .map(RequestId::Integer)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::String => {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "it is the only variant admitting this JSON type",
-                            &[],
-                        )
-                    }
-                    ::mcpwire_types::support::Shape::Integer => {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "it is the only variant admitting this JSON type",
-                            &[],
-                        )
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "RequestId",
-                                &::std::format!(
-                                    "{}, found {}", "expected a string or an integer", other
-                                    .token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let raw = <::mcpwire_types::support::RawJson<
-                    'de,
-                > as ::serde::Deserialize>::deserialize(deserializer)?;
-                let text = raw.text();
-                let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-                decode(text, &shape)
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "RequestId",
+                one_of: false,
+                variants: &["String", "Integer"],
+                strings: &[],
+                checks: &[],
+                choose: t::Node::ByToken(
+                    &[
+                        (t::Token::String, t::Node::Variant(0, &[])),
+                        (t::Token::Integer, t::Node::Variant(1, &[])),
+                    ],
+                ),
             };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for RequestId {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "RequestId".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "RequestId").into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < String > (), generator.subschema_for:: <
-                    ::mcpwire_types::support::Integer > ()
-                ],
-            )
+            fn variant(
+                v: &::mcpwire_types::support::Variant<'_, str>,
+            ) -> ::core::result::Result<RequestId, ::serde_json::Error> {
+                match v.index() {
+                    0 => v.decode().map(RequestId::String),
+                    _ => v.decode().map(RequestId::Integer),
+                }
+            }
+            ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
         }
     }
     /// `Role`: one type for MCP 2024-11-05, MCP 2025-03-26, MCP 2025-06-18, MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
@@ -3182,485 +2996,102 @@ pub mod v2024_11_05_and_v2025_03_26 {
         /// A method this version does not define; the raw members are kept.
         Unknown(::mcpwire_types::support::UnknownMethod),
     }
-    impl ClientRequest {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::InitializeRequest(_) => "InitializeRequest",
-                Self::PingRequest(_) => "PingRequest",
-                Self::ListResourcesRequest(_) => "ListResourcesRequest",
-                Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
-                Self::ReadResourceRequest(_) => "ReadResourceRequest",
-                Self::SubscribeRequest(_) => "SubscribeRequest",
-                Self::UnsubscribeRequest(_) => "UnsubscribeRequest",
-                Self::ListPromptsRequest(_) => "ListPromptsRequest",
-                Self::GetPromptRequest(_) => "GetPromptRequest",
-                Self::ListToolsRequest(_) => "ListToolsRequest",
-                Self::CallToolRequest(_) => "CallToolRequest",
-                Self::SetLevelRequest(_) => "SetLevelRequest",
-                Self::CompleteRequest(_) => "CompleteRequest",
-                Self::Unknown(_) => "Unknown",
-            }
-        }
-    }
-    impl ::core::convert::From<InitializeRequest> for ClientRequest {
-        /// The `InitializeRequest` alternative.
-        fn from(value: InitializeRequest) -> Self {
-            Self::InitializeRequest(value)
-        }
-    }
-    impl ::core::convert::From<PingRequest> for ClientRequest {
-        /// The `PingRequest` alternative.
-        fn from(value: PingRequest) -> Self {
-            Self::PingRequest(value)
-        }
-    }
-    impl ::core::convert::From<ListResourcesRequest> for ClientRequest {
-        /// The `ListResourcesRequest` alternative.
-        fn from(value: ListResourcesRequest) -> Self {
-            Self::ListResourcesRequest(value)
-        }
-    }
-    impl ::core::convert::From<ListResourceTemplatesRequest> for ClientRequest {
-        /// The `ListResourceTemplatesRequest` alternative.
-        fn from(value: ListResourceTemplatesRequest) -> Self {
-            Self::ListResourceTemplatesRequest(value)
-        }
-    }
-    impl ::core::convert::From<ReadResourceRequest> for ClientRequest {
-        /// The `ReadResourceRequest` alternative.
-        fn from(value: ReadResourceRequest) -> Self {
-            Self::ReadResourceRequest(value)
-        }
-    }
-    impl ::core::convert::From<SubscribeRequest> for ClientRequest {
-        /// The `SubscribeRequest` alternative.
-        fn from(value: SubscribeRequest) -> Self {
-            Self::SubscribeRequest(value)
-        }
-    }
-    impl ::core::convert::From<UnsubscribeRequest> for ClientRequest {
-        /// The `UnsubscribeRequest` alternative.
-        fn from(value: UnsubscribeRequest) -> Self {
-            Self::UnsubscribeRequest(value)
-        }
-    }
-    impl ::core::convert::From<ListPromptsRequest> for ClientRequest {
-        /// The `ListPromptsRequest` alternative.
-        fn from(value: ListPromptsRequest) -> Self {
-            Self::ListPromptsRequest(value)
-        }
-    }
-    impl ::core::convert::From<GetPromptRequest> for ClientRequest {
-        /// The `GetPromptRequest` alternative.
-        fn from(value: GetPromptRequest) -> Self {
-            Self::GetPromptRequest(value)
-        }
-    }
-    impl ::core::convert::From<ListToolsRequest> for ClientRequest {
-        /// The `ListToolsRequest` alternative.
-        fn from(value: ListToolsRequest) -> Self {
-            Self::ListToolsRequest(value)
-        }
-    }
-    impl ::core::convert::From<CallToolRequest> for ClientRequest {
-        /// The `CallToolRequest` alternative.
-        fn from(value: CallToolRequest) -> Self {
-            Self::CallToolRequest(value)
-        }
-    }
-    impl ::core::convert::From<SetLevelRequest> for ClientRequest {
-        /// The `SetLevelRequest` alternative.
-        fn from(value: SetLevelRequest) -> Self {
-            Self::SetLevelRequest(value)
-        }
-    }
-    impl ::core::convert::From<CompleteRequest> for ClientRequest {
-        /// The `CompleteRequest` alternative.
-        fn from(value: CompleteRequest) -> Self {
-            Self::CompleteRequest(value)
-        }
+    ::mcpwire_types::support::union! {
+        ClientRequest "ClientRequest" schemars "schemars";
+        InitializeRequest(InitializeRequest) from;
+        PingRequest(PingRequest) from;
+        ListResourcesRequest(ListResourcesRequest) from;
+        ListResourceTemplatesRequest(ListResourceTemplatesRequest) from;
+        ReadResourceRequest(ReadResourceRequest) from;
+        SubscribeRequest(SubscribeRequest) from;
+        UnsubscribeRequest(UnsubscribeRequest) from;
+        ListPromptsRequest(ListPromptsRequest) from;
+        GetPromptRequest(GetPromptRequest) from;
+        ListToolsRequest(ListToolsRequest) from;
+        CallToolRequest(CallToolRequest) from;
+        SetLevelRequest(SetLevelRequest) from;
+        CompleteRequest(CompleteRequest) from;
+        Unknown unknown;
     }
     impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &::mcpwire_types::support::Shape<'_>,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<ClientRequest, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "ClientRequest",
-                    one_of: false,
-                    variants: &[
-                        "InitializeRequest",
-                        "PingRequest",
-                        "ListResourcesRequest",
-                        "ListResourceTemplatesRequest",
-                        "ReadResourceRequest",
-                        "SubscribeRequest",
-                        "UnsubscribeRequest",
-                        "ListPromptsRequest",
-                        "GetPromptRequest",
-                        "ListToolsRequest",
-                        "CallToolRequest",
-                        "SetLevelRequest",
-                        "CompleteRequest",
-                    ],
-                };
-                fn viable(
-                    index: usize,
-                    shape: &::mcpwire_types::support::Shape<'_>,
-                ) -> bool {
-                    match (index, shape) {
-                        (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method") && map.contains_key("params")
-                                && map.has_nested("params", "capabilities")
-                                && map.has_nested("params", "clientInfo")
-                                && map.has_nested("params", "protocolVersion")
-                                && map.str_in("method", &["initialize"])
-                        }
-                        (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method") && map.str_in("method", &["ping"])
-                        }
-                        (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method")
-                                && map.str_in("method", &["resources/list"])
-                        }
-                        (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method")
-                                && map.str_in("method", &["resources/templates/list"])
-                        }
-                        (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method") && map.contains_key("params")
-                                && map.has_nested("params", "uri")
-                                && map.str_in("method", &["resources/read"])
-                        }
-                        (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method") && map.contains_key("params")
-                                && map.has_nested("params", "uri")
-                                && map.str_in("method", &["resources/subscribe"])
-                        }
-                        (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method") && map.contains_key("params")
-                                && map.has_nested("params", "uri")
-                                && map.str_in("method", &["resources/unsubscribe"])
-                        }
-                        (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method")
-                                && map.str_in("method", &["prompts/list"])
-                        }
-                        (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method") && map.contains_key("params")
-                                && map.has_nested("params", "name")
-                                && map.str_in("method", &["prompts/get"])
-                        }
-                        (9usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method")
-                                && map.str_in("method", &["tools/list"])
-                        }
-                        (10usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method") && map.contains_key("params")
-                                && map.has_nested("params", "name")
-                                && map.str_in("method", &["tools/call"])
-                        }
-                        (11usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method") && map.contains_key("params")
-                                && map.has_nested("params", "level")
-                                && map.str_in("method", &["logging/setLevel"])
-                        }
-                        (12usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("method") && map.contains_key("params")
-                                && map.has_nested("params", "argument")
-                                && map.has_nested("params", "ref")
-                                && map.str_in("method", &["completion/complete"])
-                        }
-                        _ => true,
-                    }
-                }
-                fn variant(
-                    index: usize,
-                    input: &::mcpwire_types::support::Shape<'_>,
-                    reason: &str,
-                ) -> ::core::result::Result<ClientRequest, ::serde_json::Error> {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                InitializeRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "InitializeRequest", reason)
-                                .map(ClientRequest::InitializeRequest)
-                        }
-                        1usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                PingRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "PingRequest", reason)
-                                .map(ClientRequest::PingRequest)
-                        }
-                        2usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                ListResourcesRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "ListResourcesRequest", reason)
-                                .map(ClientRequest::ListResourcesRequest)
-                        }
-                        3usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                ListResourceTemplatesRequest,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "ClientRequest",
-                                    "ListResourceTemplatesRequest",
-                                    reason,
-                                )
-                                .map(ClientRequest::ListResourceTemplatesRequest)
-                        }
-                        4usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                ReadResourceRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "ReadResourceRequest", reason)
-                                .map(ClientRequest::ReadResourceRequest)
-                        }
-                        5usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                SubscribeRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "SubscribeRequest", reason)
-                                .map(ClientRequest::SubscribeRequest)
-                        }
-                        6usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                UnsubscribeRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "UnsubscribeRequest", reason)
-                                .map(ClientRequest::UnsubscribeRequest)
-                        }
-                        7usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                ListPromptsRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "ListPromptsRequest", reason)
-                                .map(ClientRequest::ListPromptsRequest)
-                        }
-                        8usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                GetPromptRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "GetPromptRequest", reason)
-                                .map(ClientRequest::GetPromptRequest)
-                        }
-                        9usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                ListToolsRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "ListToolsRequest", reason)
-                                .map(ClientRequest::ListToolsRequest)
-                        }
-                        10usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                CallToolRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "CallToolRequest", reason)
-                                .map(ClientRequest::CallToolRequest)
-                        }
-                        11usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                SetLevelRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "SetLevelRequest", reason)
-                                .map(ClientRequest::SetLevelRequest)
-                        }
-                        12usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                CompleteRequest,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "CompleteRequest", reason)
-                                .map(ClientRequest::CompleteRequest)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                ::mcpwire_types::support::UnknownMethod,
-                                ::serde_json::Error,
-                            >(input, "ClientRequest", "Unknown", reason)
-                                .map(ClientRequest::Unknown)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Object(map) => {
-                        match map.str_member("method").as_deref() {
-                            Some(found) => {
-                                match found {
-                                    "initialize" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            0usize,
-                                            "member `method` is \"initialize\"",
-                                            &[],
-                                        )
-                                    }
-                                    "ping" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            1usize,
-                                            "member `method` is \"ping\"",
-                                            &[],
-                                        )
-                                    }
-                                    "resources/list" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            2usize,
-                                            "member `method` is \"resources/list\"",
-                                            &[],
-                                        )
-                                    }
-                                    "resources/templates/list" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            3usize,
-                                            "member `method` is \"resources/templates/list\"",
-                                            &[],
-                                        )
-                                    }
-                                    "resources/read" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            4usize,
-                                            "member `method` is \"resources/read\"",
-                                            &[],
-                                        )
-                                    }
-                                    "resources/subscribe" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            5usize,
-                                            "member `method` is \"resources/subscribe\"",
-                                            &[],
-                                        )
-                                    }
-                                    "resources/unsubscribe" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            6usize,
-                                            "member `method` is \"resources/unsubscribe\"",
-                                            &[],
-                                        )
-                                    }
-                                    "prompts/list" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            7usize,
-                                            "member `method` is \"prompts/list\"",
-                                            &[],
-                                        )
-                                    }
-                                    "prompts/get" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            8usize,
-                                            "member `method` is \"prompts/get\"",
-                                            &[],
-                                        )
-                                    }
-                                    "tools/list" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            9usize,
-                                            "member `method` is \"tools/list\"",
-                                            &[],
-                                        )
-                                    }
-                                    "tools/call" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            10usize,
-                                            "member `method` is \"tools/call\"",
-                                            &[],
-                                        )
-                                    }
-                                    "logging/setLevel" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            11usize,
-                                            "member `method` is \"logging/setLevel\"",
-                                            &[],
-                                        )
-                                    }
-                                    "completion/complete" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            12usize,
-                                            "member `method` is \"completion/complete\"",
-                                            &[],
-                                        )
-                                    }
-                                    _ => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            ::mcpwire_types::support::UNKNOWN_METHOD,
-                                            "its method is not one this version defines",
-                                            &[],
-                                        )
-                                    }
-                                }
-                            }
-                            None => {
-                                ::mcpwire_types::support::Choice::none(
-                                    "member `method` is missing or not a string",
-                                    &[],
-                                )
-                            }
-                        }
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "ClientRequest",
-                                &::std::format!(
-                                    "{}, found {}", "expected an object", other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let shape = ::mcpwire_types::support::Shape::capture_object(
-                    deserializer,
-                    &["method"],
-                )?;
-                decode(&shape, &shape)
-            };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for ClientRequest {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "ClientRequest".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "ClientRequest").into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < InitializeRequest > (), generator
-                    .subschema_for:: < PingRequest > (), generator.subschema_for:: <
-                    ListResourcesRequest > (), generator.subschema_for:: <
-                    ListResourceTemplatesRequest > (), generator.subschema_for:: <
-                    ReadResourceRequest > (), generator.subschema_for:: <
-                    SubscribeRequest > (), generator.subschema_for:: < UnsubscribeRequest
-                    > (), generator.subschema_for:: < ListPromptsRequest > (), generator
-                    .subschema_for:: < GetPromptRequest > (), generator.subschema_for:: <
-                    ListToolsRequest > (), generator.subschema_for:: < CallToolRequest >
-                    (), generator.subschema_for:: < SetLevelRequest > (), generator
-                    .subschema_for:: < CompleteRequest > (), generator.subschema_for:: <
-                    ::mcpwire_types::support::UnknownMethod > ()
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "ClientRequest",
+                one_of: false,
+                variants: &[
+                    "InitializeRequest",
+                    "PingRequest",
+                    "ListResourcesRequest",
+                    "ListResourceTemplatesRequest",
+                    "ReadResourceRequest",
+                    "SubscribeRequest",
+                    "UnsubscribeRequest",
+                    "ListPromptsRequest",
+                    "GetPromptRequest",
+                    "ListToolsRequest",
+                    "CallToolRequest",
+                    "SetLevelRequest",
+                    "CompleteRequest",
                 ],
-            )
+                strings: &["method"],
+                checks: &[],
+                choose: t::Node::ByToken(
+                    &[
+                        (
+                            t::Token::Object,
+                            t::Node::ByStr {
+                                member: "method",
+                                cases: &[
+                                    ("initialize", t::Node::Variant(0, &[])),
+                                    ("ping", t::Node::Variant(1, &[])),
+                                    ("resources/list", t::Node::Variant(2, &[])),
+                                    ("resources/templates/list", t::Node::Variant(3, &[])),
+                                    ("resources/read", t::Node::Variant(4, &[])),
+                                    ("resources/subscribe", t::Node::Variant(5, &[])),
+                                    ("resources/unsubscribe", t::Node::Variant(6, &[])),
+                                    ("prompts/list", t::Node::Variant(7, &[])),
+                                    ("prompts/get", t::Node::Variant(8, &[])),
+                                    ("tools/list", t::Node::Variant(9, &[])),
+                                    ("tools/call", t::Node::Variant(10, &[])),
+                                    ("logging/setLevel", t::Node::Variant(11, &[])),
+                                    ("completion/complete", t::Node::Variant(12, &[])),
+                                ],
+                                otherwise: t::Else::Then(
+                                    &t::Node::Variant(t::UNKNOWN_METHOD, &[]),
+                                ),
+                                missing: &[],
+                            },
+                        ),
+                    ],
+                ),
+            };
+            fn variant(
+                v: &::mcpwire_types::support::Variant<
+                    '_,
+                    ::mcpwire_types::support::Shape<'_>,
+                >,
+            ) -> ::core::result::Result<ClientRequest, ::serde_json::Error> {
+                match v.index() {
+                    0 => v.decode().map(ClientRequest::InitializeRequest),
+                    1 => v.decode().map(ClientRequest::PingRequest),
+                    2 => v.decode().map(ClientRequest::ListResourcesRequest),
+                    3 => v.decode().map(ClientRequest::ListResourceTemplatesRequest),
+                    4 => v.decode().map(ClientRequest::ReadResourceRequest),
+                    5 => v.decode().map(ClientRequest::SubscribeRequest),
+                    6 => v.decode().map(ClientRequest::UnsubscribeRequest),
+                    7 => v.decode().map(ClientRequest::ListPromptsRequest),
+                    8 => v.decode().map(ClientRequest::GetPromptRequest),
+                    9 => v.decode().map(ClientRequest::ListToolsRequest),
+                    10 => v.decode().map(ClientRequest::CallToolRequest),
+                    11 => v.decode().map(ClientRequest::SetLevelRequest),
+                    12 => v.decode().map(ClientRequest::CompleteRequest),
+                    _ => v.decode().map(ClientRequest::Unknown),
+                }
+            }
+            ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
     /// `CompleteRequest`: one type for MCP 2024-11-05 and MCP 2025-03-26 (the same definition in each).
@@ -3739,178 +3170,51 @@ pub mod v2024_11_05_and_v2025_03_26 {
         /// The `ResourceReference` alternative.
         ResourceReference(ResourceReference),
     }
-    impl CompleteRequestParamsRef {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::PromptReference(_) => "PromptReference",
-                Self::ResourceReference(_) => "ResourceReference",
-            }
-        }
-    }
-    impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
-        /// The `PromptReference` alternative.
-        fn from(value: PromptReference) -> Self {
-            Self::PromptReference(value)
-        }
-    }
-    impl ::core::convert::From<ResourceReference> for CompleteRequestParamsRef {
-        /// The `ResourceReference` alternative.
-        fn from(value: ResourceReference) -> Self {
-            Self::ResourceReference(value)
-        }
+    ::mcpwire_types::support::union! {
+        CompleteRequestParamsRef "CompleteRequestParamsRef" schemars "schemars";
+        PromptReference(PromptReference) from;
+        ResourceReference(ResourceReference) from;
     }
     impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &::mcpwire_types::support::Shape<'_>,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<CompleteRequestParamsRef, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "CompleteRequestParamsRef",
-                    one_of: false,
-                    variants: &["PromptReference", "ResourceReference"],
-                };
-                fn viable(
-                    index: usize,
-                    shape: &::mcpwire_types::support::Shape<'_>,
-                ) -> bool {
-                    match (index, shape) {
-                        (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("name") && map.contains_key("type")
-                                && map.str_in("type", &["ref/prompt"])
-                        }
-                        (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("type") && map.contains_key("uri")
-                                && map.str_in("type", &["ref/resource"])
-                        }
-                        _ => true,
-                    }
-                }
-                fn variant(
-                    index: usize,
-                    input: &::mcpwire_types::support::Shape<'_>,
-                    reason: &str,
-                ) -> ::core::result::Result<
-                    CompleteRequestParamsRef,
-                    ::serde_json::Error,
-                > {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                PromptReference,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "CompleteRequestParamsRef",
-                                    "PromptReference",
-                                    reason,
-                                )
-                                .map(CompleteRequestParamsRef::PromptReference)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                ResourceReference,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "CompleteRequestParamsRef",
-                                    "ResourceReference",
-                                    reason,
-                                )
-                                .map(CompleteRequestParamsRef::ResourceReference)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Object(map) => {
-                        match map.str_member("type").as_deref() {
-                            Some(found) => {
-                                match found {
-                                    "ref/prompt" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            0usize,
-                                            "member `type` is \"ref/prompt\"",
-                                            &[],
-                                        )
-                                    }
-                                    "ref/resource" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            1usize,
-                                            "member `type` is \"ref/resource\"",
-                                            &[],
-                                        )
-                                    }
-                                    found => {
-                                        ::mcpwire_types::support::Choice::none(
-                                            ::std::format!(
-                                                "member `type` has a value no variant admits: {}", found
-                                            ),
-                                            &[],
-                                        )
-                                    }
-                                }
-                            }
-                            None => {
-                                ::mcpwire_types::support::Choice::none(
-                                    "member `type` is missing or not a string",
-                                    &[],
-                                )
-                            }
-                        }
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "CompleteRequestParamsRef",
-                                &::std::format!(
-                                    "{}, found {}", "expected an object", other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let shape = ::mcpwire_types::support::Shape::capture_object(
-                    deserializer,
-                    &["name", "type", "uri"],
-                )?;
-                decode(&shape, &shape)
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "CompleteRequestParamsRef",
+                one_of: false,
+                variants: &["PromptReference", "ResourceReference"],
+                strings: &["name", "type", "uri"],
+                checks: &[],
+                choose: t::Node::ByToken(
+                    &[
+                        (
+                            t::Token::Object,
+                            t::Node::ByStr {
+                                member: "type",
+                                cases: &[
+                                    ("ref/prompt", t::Node::Variant(0, &[])),
+                                    ("ref/resource", t::Node::Variant(1, &[])),
+                                ],
+                                otherwise: t::Else::Fail(&[]),
+                                missing: &[],
+                            },
+                        ),
+                    ],
+                ),
             };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for CompleteRequestParamsRef {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "CompleteRequestParamsRef".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "CompleteRequestParamsRef")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < PromptReference > (), generator
-                    .subschema_for:: < ResourceReference > ()
-                ],
-            )
+            fn variant(
+                v: &::mcpwire_types::support::Variant<
+                    '_,
+                    ::mcpwire_types::support::Shape<'_>,
+                >,
+            ) -> ::core::result::Result<CompleteRequestParamsRef, ::serde_json::Error> {
+                match v.index() {
+                    0 => v.decode().map(CompleteRequestParamsRef::PromptReference),
+                    _ => v.decode().map(CompleteRequestParamsRef::ResourceReference),
+                }
+            }
+            ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
     /// `EmbeddedResourceResource`: one type for MCP 2024-11-05 and MCP 2025-03-26 (the same definition in each).
@@ -3926,160 +3230,74 @@ pub mod v2024_11_05_and_v2025_03_26 {
         /// The `BlobResourceContents` alternative.
         BlobResourceContents(BlobResourceContents),
     }
-    impl EmbeddedResourceResource {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::TextResourceContents(_) => "TextResourceContents",
-                Self::BlobResourceContents(_) => "BlobResourceContents",
-            }
-        }
-    }
-    impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
-        /// The `TextResourceContents` alternative.
-        fn from(value: TextResourceContents) -> Self {
-            Self::TextResourceContents(value)
-        }
-    }
-    impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
-        /// The `BlobResourceContents` alternative.
-        fn from(value: BlobResourceContents) -> Self {
-            Self::BlobResourceContents(value)
-        }
+    ::mcpwire_types::support::union! {
+        EmbeddedResourceResource "EmbeddedResourceResource" schemars "schemars";
+        TextResourceContents(TextResourceContents) from;
+        BlobResourceContents(BlobResourceContents) from;
     }
     impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &::mcpwire_types::support::Shape<'_>,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<EmbeddedResourceResource, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "EmbeddedResourceResource",
-                    one_of: false,
-                    variants: &["TextResourceContents", "BlobResourceContents"],
-                };
-                fn viable(
-                    index: usize,
-                    shape: &::mcpwire_types::support::Shape<'_>,
-                ) -> bool {
-                    match (index, shape) {
-                        (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("text") && map.contains_key("uri")
-                        }
-                        (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("blob") && map.contains_key("uri")
-                        }
-                        _ => true,
-                    }
-                }
-                fn variant(
-                    index: usize,
-                    input: &::mcpwire_types::support::Shape<'_>,
-                    reason: &str,
-                ) -> ::core::result::Result<
-                    EmbeddedResourceResource,
-                    ::serde_json::Error,
-                > {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                TextResourceContents,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "EmbeddedResourceResource",
-                                    "TextResourceContents",
-                                    reason,
-                                )
-                                .map(EmbeddedResourceResource::TextResourceContents)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                BlobResourceContents,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "EmbeddedResourceResource",
-                                    "BlobResourceContents",
-                                    reason,
-                                )
-                                .map(EmbeddedResourceResource::BlobResourceContents)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Object(map) => {
-                        if map.contains_key("text") {
-                            ::mcpwire_types::support::Choice::variant(
-                                0usize,
-                                "member `text` is present",
-                                &[1usize],
-                            )
-                        } else if map.contains_key("blob") {
-                            ::mcpwire_types::support::Choice::variant(
-                                1usize,
-                                "member `blob` is present",
-                                &[0usize],
-                            )
-                        } else {
-                            ::mcpwire_types::support::Choice::none(
-                                "none of the distinguishing members [\"text\", \"blob\"] is present",
-                                &[0usize, 1usize],
-                            )
-                        }
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "EmbeddedResourceResource",
-                                &::std::format!(
-                                    "{}, found {}", "expected an object", other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let shape = ::mcpwire_types::support::Shape::capture_object(
-                    deserializer,
-                    &["blob", "mimeType", "text", "uri"],
-                )?;
-                decode(&shape, &shape)
-            };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for EmbeddedResourceResource {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "EmbeddedResourceResource".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < TextResourceContents > (), generator
-                    .subschema_for:: < BlobResourceContents > ()
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "EmbeddedResourceResource",
+                one_of: false,
+                variants: &["TextResourceContents", "BlobResourceContents"],
+                strings: &["blob", "mimeType", "text", "uri"],
+                checks: &[
+                    t::Check {
+                        variant: 0,
+                        required: &[&["text"], &["uri"]],
+                        strs: &[],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 1,
+                        required: &[&["blob"], &["uri"]],
+                        strs: &[],
+                        ints: &[],
+                    },
                 ],
-            )
+                choose: t::Node::ByToken(
+                    &[
+                        (
+                            t::Token::Object,
+                            t::Node::ByMembers(
+                                &[
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["text"]],
+                                        variant: 0,
+                                        then: &[1],
+                                        reason: "member `text` is present",
+                                    },
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["blob"]],
+                                        variant: 1,
+                                        then: &[0],
+                                        reason: "member `blob` is present",
+                                    },
+                                ],
+                                t::Else::Fail(&[0, 1]),
+                            ),
+                        ),
+                    ],
+                ),
+            };
+            fn variant(
+                v: &::mcpwire_types::support::Variant<
+                    '_,
+                    ::mcpwire_types::support::Shape<'_>,
+                >,
+            ) -> ::core::result::Result<EmbeddedResourceResource, ::serde_json::Error> {
+                match v.index() {
+                    0 => v.decode().map(EmbeddedResourceResource::TextResourceContents),
+                    _ => v.decode().map(EmbeddedResourceResource::BlobResourceContents),
+                }
+            }
+            ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
     /// `Implementation`: one type for MCP 2024-11-05 and MCP 2025-03-26 (the same definition in each).
@@ -4920,165 +4138,83 @@ pub mod v2024_11_05_and_v2025_03_26 {
         /// The `BlobResourceContents` alternative.
         BlobResourceContents(BlobResourceContents),
     }
-    impl ReadResourceResultContentsItem {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::TextResourceContents(_) => "TextResourceContents",
-                Self::BlobResourceContents(_) => "BlobResourceContents",
-            }
-        }
-    }
-    impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
-        /// The `TextResourceContents` alternative.
-        fn from(value: TextResourceContents) -> Self {
-            Self::TextResourceContents(value)
-        }
-    }
-    impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
-        /// The `BlobResourceContents` alternative.
-        fn from(value: BlobResourceContents) -> Self {
-            Self::BlobResourceContents(value)
-        }
+    ::mcpwire_types::support::union! {
+        ReadResourceResultContentsItem "ReadResourceResultContentsItem" schemars "schemars";
+        TextResourceContents(TextResourceContents) from;
+        BlobResourceContents(BlobResourceContents) from;
     }
     impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &::mcpwire_types::support::Shape<'_>,
-                shape: &::mcpwire_types::support::Shape<'_>,
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "ReadResourceResultContentsItem",
+                one_of: false,
+                variants: &["TextResourceContents", "BlobResourceContents"],
+                strings: &["blob", "mimeType", "text", "uri"],
+                checks: &[
+                    t::Check {
+                        variant: 0,
+                        required: &[&["text"], &["uri"]],
+                        strs: &[],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 1,
+                        required: &[&["blob"], &["uri"]],
+                        strs: &[],
+                        ints: &[],
+                    },
+                ],
+                choose: t::Node::ByToken(
+                    &[
+                        (
+                            t::Token::Object,
+                            t::Node::ByMembers(
+                                &[
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["text"]],
+                                        variant: 0,
+                                        then: &[1],
+                                        reason: "member `text` is present",
+                                    },
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["blob"]],
+                                        variant: 1,
+                                        then: &[0],
+                                        reason: "member `blob` is present",
+                                    },
+                                ],
+                                t::Else::Fail(&[0, 1]),
+                            ),
+                        ),
+                    ],
+                ),
+            };
+            fn variant(
+                v: &::mcpwire_types::support::Variant<
+                    '_,
+                    ::mcpwire_types::support::Shape<'_>,
+                >,
             ) -> ::core::result::Result<
                 ReadResourceResultContentsItem,
                 ::serde_json::Error,
             > {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "ReadResourceResultContentsItem",
-                    one_of: false,
-                    variants: &["TextResourceContents", "BlobResourceContents"],
-                };
-                fn viable(
-                    index: usize,
-                    shape: &::mcpwire_types::support::Shape<'_>,
-                ) -> bool {
-                    match (index, shape) {
-                        (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("text") && map.contains_key("uri")
-                        }
-                        (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("blob") && map.contains_key("uri")
-                        }
-                        _ => true,
+                match v.index() {
+                    0 => {
+                        v.decode()
+                            .map(ReadResourceResultContentsItem::TextResourceContents)
+                    }
+                    _ => {
+                        v.decode()
+                            .map(ReadResourceResultContentsItem::BlobResourceContents)
                     }
                 }
-                fn variant(
-                    index: usize,
-                    input: &::mcpwire_types::support::Shape<'_>,
-                    reason: &str,
-                ) -> ::core::result::Result<
-                    ReadResourceResultContentsItem,
-                    ::serde_json::Error,
-                > {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                TextResourceContents,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "ReadResourceResultContentsItem",
-                                    "TextResourceContents",
-                                    reason,
-                                )
-                                .map(ReadResourceResultContentsItem::TextResourceContents)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                BlobResourceContents,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "ReadResourceResultContentsItem",
-                                    "BlobResourceContents",
-                                    reason,
-                                )
-                                .map(ReadResourceResultContentsItem::BlobResourceContents)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Object(map) => {
-                        if map.contains_key("text") {
-                            ::mcpwire_types::support::Choice::variant(
-                                0usize,
-                                "member `text` is present",
-                                &[1usize],
-                            )
-                        } else if map.contains_key("blob") {
-                            ::mcpwire_types::support::Choice::variant(
-                                1usize,
-                                "member `blob` is present",
-                                &[0usize],
-                            )
-                        } else {
-                            ::mcpwire_types::support::Choice::none(
-                                "none of the distinguishing members [\"text\", \"blob\"] is present",
-                                &[0usize, 1usize],
-                            )
-                        }
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "ReadResourceResultContentsItem",
-                                &::std::format!(
-                                    "{}, found {}", "expected an object", other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
             }
-            let decoded = {
-                let shape = ::mcpwire_types::support::Shape::capture_object(
-                    deserializer,
-                    &["blob", "mimeType", "text", "uri"],
-                )?;
-                decode(&shape, &shape)
-            };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for ReadResourceResultContentsItem {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "ReadResourceResultContentsItem".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(
-                ::core::module_path!(), "::", "ReadResourceResultContentsItem"
-            )
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < TextResourceContents > (), generator
-                    .subschema_for:: < BlobResourceContents > ()
-                ],
-            )
+            ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
     /// `Request`: one type for MCP 2024-11-05 and MCP 2025-03-26 (the same definition in each).
@@ -6511,160 +5647,74 @@ pub mod v2025_06_18_and_v2025_11_25 {
         /// The `BlobResourceContents` alternative.
         BlobResourceContents(BlobResourceContents),
     }
-    impl EmbeddedResourceResource {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::TextResourceContents(_) => "TextResourceContents",
-                Self::BlobResourceContents(_) => "BlobResourceContents",
-            }
-        }
-    }
-    impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
-        /// The `TextResourceContents` alternative.
-        fn from(value: TextResourceContents) -> Self {
-            Self::TextResourceContents(value)
-        }
-    }
-    impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
-        /// The `BlobResourceContents` alternative.
-        fn from(value: BlobResourceContents) -> Self {
-            Self::BlobResourceContents(value)
-        }
+    ::mcpwire_types::support::union! {
+        EmbeddedResourceResource "EmbeddedResourceResource" schemars "schemars";
+        TextResourceContents(TextResourceContents) from;
+        BlobResourceContents(BlobResourceContents) from;
     }
     impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &::mcpwire_types::support::Shape<'_>,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<EmbeddedResourceResource, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "EmbeddedResourceResource",
-                    one_of: false,
-                    variants: &["TextResourceContents", "BlobResourceContents"],
-                };
-                fn viable(
-                    index: usize,
-                    shape: &::mcpwire_types::support::Shape<'_>,
-                ) -> bool {
-                    match (index, shape) {
-                        (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("text") && map.contains_key("uri")
-                        }
-                        (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("blob") && map.contains_key("uri")
-                        }
-                        _ => true,
-                    }
-                }
-                fn variant(
-                    index: usize,
-                    input: &::mcpwire_types::support::Shape<'_>,
-                    reason: &str,
-                ) -> ::core::result::Result<
-                    EmbeddedResourceResource,
-                    ::serde_json::Error,
-                > {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                TextResourceContents,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "EmbeddedResourceResource",
-                                    "TextResourceContents",
-                                    reason,
-                                )
-                                .map(EmbeddedResourceResource::TextResourceContents)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                BlobResourceContents,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "EmbeddedResourceResource",
-                                    "BlobResourceContents",
-                                    reason,
-                                )
-                                .map(EmbeddedResourceResource::BlobResourceContents)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Object(map) => {
-                        if map.contains_key("text") {
-                            ::mcpwire_types::support::Choice::variant(
-                                0usize,
-                                "member `text` is present",
-                                &[1usize],
-                            )
-                        } else if map.contains_key("blob") {
-                            ::mcpwire_types::support::Choice::variant(
-                                1usize,
-                                "member `blob` is present",
-                                &[0usize],
-                            )
-                        } else {
-                            ::mcpwire_types::support::Choice::none(
-                                "none of the distinguishing members [\"text\", \"blob\"] is present",
-                                &[0usize, 1usize],
-                            )
-                        }
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "EmbeddedResourceResource",
-                                &::std::format!(
-                                    "{}, found {}", "expected an object", other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let shape = ::mcpwire_types::support::Shape::capture_object(
-                    deserializer,
-                    &["blob", "mimeType", "text", "uri"],
-                )?;
-                decode(&shape, &shape)
-            };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for EmbeddedResourceResource {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "EmbeddedResourceResource".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < TextResourceContents > (), generator
-                    .subschema_for:: < BlobResourceContents > ()
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "EmbeddedResourceResource",
+                one_of: false,
+                variants: &["TextResourceContents", "BlobResourceContents"],
+                strings: &["blob", "mimeType", "text", "uri"],
+                checks: &[
+                    t::Check {
+                        variant: 0,
+                        required: &[&["text"], &["uri"]],
+                        strs: &[],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 1,
+                        required: &[&["blob"], &["uri"]],
+                        strs: &[],
+                        ints: &[],
+                    },
                 ],
-            )
+                choose: t::Node::ByToken(
+                    &[
+                        (
+                            t::Token::Object,
+                            t::Node::ByMembers(
+                                &[
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["text"]],
+                                        variant: 0,
+                                        then: &[1],
+                                        reason: "member `text` is present",
+                                    },
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["blob"]],
+                                        variant: 1,
+                                        then: &[0],
+                                        reason: "member `blob` is present",
+                                    },
+                                ],
+                                t::Else::Fail(&[0, 1]),
+                            ),
+                        ),
+                    ],
+                ),
+            };
+            fn variant(
+                v: &::mcpwire_types::support::Variant<
+                    '_,
+                    ::mcpwire_types::support::Shape<'_>,
+                >,
+            ) -> ::core::result::Result<EmbeddedResourceResource, ::serde_json::Error> {
+                match v.index() {
+                    0 => v.decode().map(EmbeddedResourceResource::TextResourceContents),
+                    _ => v.decode().map(EmbeddedResourceResource::BlobResourceContents),
+                }
+            }
+            ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
     /// `ImageContent`: one type for MCP 2025-06-18 and MCP 2025-11-25 (the same definition in each).
@@ -6787,165 +5837,83 @@ pub mod v2025_06_18_and_v2025_11_25 {
         /// The `BlobResourceContents` alternative.
         BlobResourceContents(BlobResourceContents),
     }
-    impl ReadResourceResultContentsItem {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::TextResourceContents(_) => "TextResourceContents",
-                Self::BlobResourceContents(_) => "BlobResourceContents",
-            }
-        }
-    }
-    impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
-        /// The `TextResourceContents` alternative.
-        fn from(value: TextResourceContents) -> Self {
-            Self::TextResourceContents(value)
-        }
-    }
-    impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
-        /// The `BlobResourceContents` alternative.
-        fn from(value: BlobResourceContents) -> Self {
-            Self::BlobResourceContents(value)
-        }
+    ::mcpwire_types::support::union! {
+        ReadResourceResultContentsItem "ReadResourceResultContentsItem" schemars "schemars";
+        TextResourceContents(TextResourceContents) from;
+        BlobResourceContents(BlobResourceContents) from;
     }
     impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &::mcpwire_types::support::Shape<'_>,
-                shape: &::mcpwire_types::support::Shape<'_>,
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "ReadResourceResultContentsItem",
+                one_of: false,
+                variants: &["TextResourceContents", "BlobResourceContents"],
+                strings: &["blob", "mimeType", "text", "uri"],
+                checks: &[
+                    t::Check {
+                        variant: 0,
+                        required: &[&["text"], &["uri"]],
+                        strs: &[],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 1,
+                        required: &[&["blob"], &["uri"]],
+                        strs: &[],
+                        ints: &[],
+                    },
+                ],
+                choose: t::Node::ByToken(
+                    &[
+                        (
+                            t::Token::Object,
+                            t::Node::ByMembers(
+                                &[
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["text"]],
+                                        variant: 0,
+                                        then: &[1],
+                                        reason: "member `text` is present",
+                                    },
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["blob"]],
+                                        variant: 1,
+                                        then: &[0],
+                                        reason: "member `blob` is present",
+                                    },
+                                ],
+                                t::Else::Fail(&[0, 1]),
+                            ),
+                        ),
+                    ],
+                ),
+            };
+            fn variant(
+                v: &::mcpwire_types::support::Variant<
+                    '_,
+                    ::mcpwire_types::support::Shape<'_>,
+                >,
             ) -> ::core::result::Result<
                 ReadResourceResultContentsItem,
                 ::serde_json::Error,
             > {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "ReadResourceResultContentsItem",
-                    one_of: false,
-                    variants: &["TextResourceContents", "BlobResourceContents"],
-                };
-                fn viable(
-                    index: usize,
-                    shape: &::mcpwire_types::support::Shape<'_>,
-                ) -> bool {
-                    match (index, shape) {
-                        (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("text") && map.contains_key("uri")
-                        }
-                        (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("blob") && map.contains_key("uri")
-                        }
-                        _ => true,
+                match v.index() {
+                    0 => {
+                        v.decode()
+                            .map(ReadResourceResultContentsItem::TextResourceContents)
+                    }
+                    _ => {
+                        v.decode()
+                            .map(ReadResourceResultContentsItem::BlobResourceContents)
                     }
                 }
-                fn variant(
-                    index: usize,
-                    input: &::mcpwire_types::support::Shape<'_>,
-                    reason: &str,
-                ) -> ::core::result::Result<
-                    ReadResourceResultContentsItem,
-                    ::serde_json::Error,
-                > {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                TextResourceContents,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "ReadResourceResultContentsItem",
-                                    "TextResourceContents",
-                                    reason,
-                                )
-                                .map(ReadResourceResultContentsItem::TextResourceContents)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                BlobResourceContents,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "ReadResourceResultContentsItem",
-                                    "BlobResourceContents",
-                                    reason,
-                                )
-                                .map(ReadResourceResultContentsItem::BlobResourceContents)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Object(map) => {
-                        if map.contains_key("text") {
-                            ::mcpwire_types::support::Choice::variant(
-                                0usize,
-                                "member `text` is present",
-                                &[1usize],
-                            )
-                        } else if map.contains_key("blob") {
-                            ::mcpwire_types::support::Choice::variant(
-                                1usize,
-                                "member `blob` is present",
-                                &[0usize],
-                            )
-                        } else {
-                            ::mcpwire_types::support::Choice::none(
-                                "none of the distinguishing members [\"text\", \"blob\"] is present",
-                                &[0usize, 1usize],
-                            )
-                        }
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "ReadResourceResultContentsItem",
-                                &::std::format!(
-                                    "{}, found {}", "expected an object", other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
             }
-            let decoded = {
-                let shape = ::mcpwire_types::support::Shape::capture_object(
-                    deserializer,
-                    &["blob", "mimeType", "text", "uri"],
-                )?;
-                decode(&shape, &shape)
-            };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for ReadResourceResultContentsItem {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "ReadResourceResultContentsItem".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(
-                ::core::module_path!(), "::", "ReadResourceResultContentsItem"
-            )
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < TextResourceContents > (), generator
-                    .subschema_for:: < BlobResourceContents > ()
-                ],
-            )
+            ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
     /// `ResourceContents`: one type for MCP 2025-06-18 and MCP 2025-11-25 (the same definition in each).
@@ -7181,178 +6149,54 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `ResourceTemplateReference` alternative.
         ResourceTemplateReference(ResourceTemplateReference),
     }
-    impl CompleteRequestParamsRef {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::PromptReference(_) => "PromptReference",
-                Self::ResourceTemplateReference(_) => "ResourceTemplateReference",
-            }
-        }
-    }
-    impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
-        /// The `PromptReference` alternative.
-        fn from(value: PromptReference) -> Self {
-            Self::PromptReference(value)
-        }
-    }
-    impl ::core::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
-        /// The `ResourceTemplateReference` alternative.
-        fn from(value: ResourceTemplateReference) -> Self {
-            Self::ResourceTemplateReference(value)
-        }
+    ::mcpwire_types::support::union! {
+        CompleteRequestParamsRef "CompleteRequestParamsRef" schemars "schemars";
+        PromptReference(PromptReference) from;
+        ResourceTemplateReference(ResourceTemplateReference) from;
     }
     impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &::mcpwire_types::support::Shape<'_>,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<CompleteRequestParamsRef, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "CompleteRequestParamsRef",
-                    one_of: false,
-                    variants: &["PromptReference", "ResourceTemplateReference"],
-                };
-                fn viable(
-                    index: usize,
-                    shape: &::mcpwire_types::support::Shape<'_>,
-                ) -> bool {
-                    match (index, shape) {
-                        (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("name") && map.contains_key("type")
-                                && map.str_in("type", &["ref/prompt"])
-                        }
-                        (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("type") && map.contains_key("uri")
-                                && map.str_in("type", &["ref/resource"])
-                        }
-                        _ => true,
-                    }
-                }
-                fn variant(
-                    index: usize,
-                    input: &::mcpwire_types::support::Shape<'_>,
-                    reason: &str,
-                ) -> ::core::result::Result<
-                    CompleteRequestParamsRef,
-                    ::serde_json::Error,
-                > {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                PromptReference,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "CompleteRequestParamsRef",
-                                    "PromptReference",
-                                    reason,
-                                )
-                                .map(CompleteRequestParamsRef::PromptReference)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                ResourceTemplateReference,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "CompleteRequestParamsRef",
-                                    "ResourceTemplateReference",
-                                    reason,
-                                )
-                                .map(CompleteRequestParamsRef::ResourceTemplateReference)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Object(map) => {
-                        match map.str_member("type").as_deref() {
-                            Some(found) => {
-                                match found {
-                                    "ref/prompt" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            0usize,
-                                            "member `type` is \"ref/prompt\"",
-                                            &[],
-                                        )
-                                    }
-                                    "ref/resource" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            1usize,
-                                            "member `type` is \"ref/resource\"",
-                                            &[],
-                                        )
-                                    }
-                                    found => {
-                                        ::mcpwire_types::support::Choice::none(
-                                            ::std::format!(
-                                                "member `type` has a value no variant admits: {}", found
-                                            ),
-                                            &[],
-                                        )
-                                    }
-                                }
-                            }
-                            None => {
-                                ::mcpwire_types::support::Choice::none(
-                                    "member `type` is missing or not a string",
-                                    &[],
-                                )
-                            }
-                        }
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "CompleteRequestParamsRef",
-                                &::std::format!(
-                                    "{}, found {}", "expected an object", other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let shape = ::mcpwire_types::support::Shape::capture_object(
-                    deserializer,
-                    &["name", "title", "type", "uri"],
-                )?;
-                decode(&shape, &shape)
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "CompleteRequestParamsRef",
+                one_of: false,
+                variants: &["PromptReference", "ResourceTemplateReference"],
+                strings: &["name", "title", "type", "uri"],
+                checks: &[],
+                choose: t::Node::ByToken(
+                    &[
+                        (
+                            t::Token::Object,
+                            t::Node::ByStr {
+                                member: "type",
+                                cases: &[
+                                    ("ref/prompt", t::Node::Variant(0, &[])),
+                                    ("ref/resource", t::Node::Variant(1, &[])),
+                                ],
+                                otherwise: t::Else::Fail(&[]),
+                                missing: &[],
+                            },
+                        ),
+                    ],
+                ),
             };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for CompleteRequestParamsRef {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "CompleteRequestParamsRef".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "CompleteRequestParamsRef")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < PromptReference > (), generator
-                    .subschema_for:: < ResourceTemplateReference > ()
-                ],
-            )
+            fn variant(
+                v: &::mcpwire_types::support::Variant<
+                    '_,
+                    ::mcpwire_types::support::Shape<'_>,
+                >,
+            ) -> ::core::result::Result<CompleteRequestParamsRef, ::serde_json::Error> {
+                match v.index() {
+                    0 => v.decode().map(CompleteRequestParamsRef::PromptReference),
+                    _ => {
+                        v.decode()
+                            .map(CompleteRequestParamsRef::ResourceTemplateReference)
+                    }
+                }
+            }
+            ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
     /// `CreateMessageRequestParamsIncludeContext`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
@@ -7452,181 +6296,44 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `Boolean` alternative.
         Boolean(bool),
     }
-    impl ElicitResultContentValue {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::Array(_) => "Array",
-                Self::String(_) => "String",
-                Self::Integer(_) => "Integer",
-                Self::Boolean(_) => "Boolean",
-            }
-        }
-    }
-    impl ::core::convert::From<Vec<String>> for ElicitResultContentValue {
-        /// The `Array` alternative.
-        fn from(value: Vec<String>) -> Self {
-            Self::Array(value)
-        }
-    }
-    impl ::core::convert::From<String> for ElicitResultContentValue {
-        /// The `String` alternative.
-        fn from(value: String) -> Self {
-            Self::String(value)
-        }
-    }
-    impl ::core::convert::From<::mcpwire_types::support::Integer>
-    for ElicitResultContentValue {
-        /// The `Integer` alternative.
-        fn from(value: ::mcpwire_types::support::Integer) -> Self {
-            Self::Integer(value)
-        }
-    }
-    impl ::core::convert::From<bool> for ElicitResultContentValue {
-        /// The `Boolean` alternative.
-        fn from(value: bool) -> Self {
-            Self::Boolean(value)
-        }
+    ::mcpwire_types::support::union! {
+        ElicitResultContentValue "ElicitResultContentValue" schemars "schemars";
+        Array(Vec<String>) from;
+        String(String) from;
+        Integer(::mcpwire_types::support::Integer) from;
+        Boolean(bool) from;
     }
     impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &str,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<ElicitResultContentValue, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "ElicitResultContentValue",
-                    one_of: false,
-                    variants: &["Array", "String", "Integer", "Boolean"],
-                };
-                fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
-                    true
-                }
-                fn variant(
-                    index: usize,
-                    input: &str,
-                    reason: &str,
-                ) -> ::core::result::Result<
-                    ElicitResultContentValue,
-                    ::serde_json::Error,
-                > {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_variant::<
-                                Vec<String>,
-                                ::serde_json::Error,
-                            >(input, "ElicitResultContentValue", "Array", reason)
-                                .map(ElicitResultContentValue::Array)
-                        }
-                        1usize => {
-                            ::mcpwire_types::support::decode_variant::<
-                                String,
-                                ::serde_json::Error,
-                            >(input, "ElicitResultContentValue", "String", reason)
-                                .map(ElicitResultContentValue::String)
-                        }
-                        2usize => {
-                            ::mcpwire_types::support::decode_variant::<
-                                ::mcpwire_types::support::Integer,
-                                ::serde_json::Error,
-                            >(input, "ElicitResultContentValue", "Integer", reason)
-                                .map(ElicitResultContentValue::Integer)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_variant::<
-                                bool,
-                                ::serde_json::Error,
-                            >(input, "ElicitResultContentValue", "Boolean", reason)
-                                .map(ElicitResultContentValue::Boolean)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Array(_) => {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "it is the only variant admitting this JSON type",
-                            &[],
-                        )
-                    }
-                    ::mcpwire_types::support::Shape::String => {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "it is the only variant admitting this JSON type",
-                            &[],
-                        )
-                    }
-                    ::mcpwire_types::support::Shape::Integer => {
-                        ::mcpwire_types::support::Choice::variant(
-                            2usize,
-                            "it is the only variant admitting this JSON type",
-                            &[],
-                        )
-                    }
-                    ::mcpwire_types::support::Shape::Bool => {
-                        ::mcpwire_types::support::Choice::variant(
-                            3usize,
-                            "it is the only variant admitting this JSON type",
-                            &[],
-                        )
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "ElicitResultContentValue",
-                                &::std::format!(
-                                    "{}, found {}",
-                                    "expected an array or a string or an integer or a boolean",
-                                    other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let raw = <::mcpwire_types::support::RawJson<
-                    'de,
-                > as ::serde::Deserialize>::deserialize(deserializer)?;
-                let text = raw.text();
-                let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-                decode(text, &shape)
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "ElicitResultContentValue",
+                one_of: false,
+                variants: &["Array", "String", "Integer", "Boolean"],
+                strings: &[],
+                checks: &[],
+                choose: t::Node::ByToken(
+                    &[
+                        (t::Token::Array, t::Node::Variant(0, &[])),
+                        (t::Token::String, t::Node::Variant(1, &[])),
+                        (t::Token::Integer, t::Node::Variant(2, &[])),
+                        (t::Token::Bool, t::Node::Variant(3, &[])),
+                    ],
+                ),
             };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for ElicitResultContentValue {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "ElicitResultContentValue".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "ElicitResultContentValue")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < Vec < String > > (), generator
-                    .subschema_for:: < String > (), generator.subschema_for:: <
-                    ::mcpwire_types::support::Integer > (), generator.subschema_for:: <
-                    bool > ()
-                ],
-            )
+            fn variant(
+                v: &::mcpwire_types::support::Variant<'_, str>,
+            ) -> ::core::result::Result<ElicitResultContentValue, ::serde_json::Error> {
+                match v.index() {
+                    0 => v.decode().map(ElicitResultContentValue::Array),
+                    1 => v.decode().map(ElicitResultContentValue::String),
+                    2 => v.decode().map(ElicitResultContentValue::Integer),
+                    _ => v.decode().map(ElicitResultContentValue::Boolean),
+                }
+            }
+            ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
         }
     }
     /// `EnumSchema`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
@@ -7648,276 +6355,141 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `LegacyTitledEnumSchema` alternative.
         LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     }
-    impl EnumSchema {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::UntitledSingleSelectEnumSchema(_) => {
-                    "UntitledSingleSelectEnumSchema"
-                }
-                Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
-                Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
-                Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
-                Self::LegacyTitledEnumSchema(_) => "LegacyTitledEnumSchema",
-            }
-        }
-    }
-    impl ::core::convert::From<UntitledSingleSelectEnumSchema> for EnumSchema {
-        /// The `UntitledSingleSelectEnumSchema` alternative.
-        fn from(value: UntitledSingleSelectEnumSchema) -> Self {
-            Self::UntitledSingleSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledSingleSelectEnumSchema> for EnumSchema {
-        /// The `TitledSingleSelectEnumSchema` alternative.
-        fn from(value: TitledSingleSelectEnumSchema) -> Self {
-            Self::TitledSingleSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<UntitledMultiSelectEnumSchema> for EnumSchema {
-        /// The `UntitledMultiSelectEnumSchema` alternative.
-        fn from(value: UntitledMultiSelectEnumSchema) -> Self {
-            Self::UntitledMultiSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledMultiSelectEnumSchema> for EnumSchema {
-        /// The `TitledMultiSelectEnumSchema` alternative.
-        fn from(value: TitledMultiSelectEnumSchema) -> Self {
-            Self::TitledMultiSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<LegacyTitledEnumSchema> for EnumSchema {
-        /// The `LegacyTitledEnumSchema` alternative.
-        fn from(value: LegacyTitledEnumSchema) -> Self {
-            Self::LegacyTitledEnumSchema(value)
-        }
+    ::mcpwire_types::support::union! {
+        EnumSchema "EnumSchema" schemars "schemars";
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema) from;
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema) from;
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema) from;
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema) from;
+        LegacyTitledEnumSchema(LegacyTitledEnumSchema) from;
     }
     impl<'de> ::serde::Deserialize<'de> for EnumSchema {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &::mcpwire_types::support::Shape<'_>,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<EnumSchema, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "EnumSchema",
-                    one_of: false,
-                    variants: &[
-                        "UntitledSingleSelectEnumSchema",
-                        "TitledSingleSelectEnumSchema",
-                        "UntitledMultiSelectEnumSchema",
-                        "TitledMultiSelectEnumSchema",
-                        "LegacyTitledEnumSchema",
-                    ],
-                };
-                fn viable(
-                    index: usize,
-                    shape: &::mcpwire_types::support::Shape<'_>,
-                ) -> bool {
-                    match (index, shape) {
-                        (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("enum") && map.contains_key("type")
-                                && map.str_in("type", &["string"])
-                        }
-                        (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("oneOf") && map.contains_key("type")
-                                && map.str_in("type", &["string"])
-                        }
-                        (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("items") && map.has_nested("items", "enum")
-                                && map.has_nested("items", "type")
-                                && map.contains_key("type")
-                                && map.str_in("type", &["array"])
-                        }
-                        (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("items") && map.has_nested("items", "anyOf")
-                                && map.contains_key("type")
-                                && map.str_in("type", &["array"])
-                        }
-                        (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("enum") && map.contains_key("type")
-                                && map.str_in("type", &["string"])
-                        }
-                        _ => true,
-                    }
-                }
-                fn variant(
-                    index: usize,
-                    input: &::mcpwire_types::support::Shape<'_>,
-                    reason: &str,
-                ) -> ::core::result::Result<EnumSchema, ::serde_json::Error> {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                UntitledSingleSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "EnumSchema",
-                                    "UntitledSingleSelectEnumSchema",
-                                    reason,
-                                )
-                                .map(EnumSchema::UntitledSingleSelectEnumSchema)
-                        }
-                        1usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                TitledSingleSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "EnumSchema",
-                                    "TitledSingleSelectEnumSchema",
-                                    reason,
-                                )
-                                .map(EnumSchema::TitledSingleSelectEnumSchema)
-                        }
-                        2usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                UntitledMultiSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "EnumSchema",
-                                    "UntitledMultiSelectEnumSchema",
-                                    reason,
-                                )
-                                .map(EnumSchema::UntitledMultiSelectEnumSchema)
-                        }
-                        3usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                TitledMultiSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(input, "EnumSchema", "TitledMultiSelectEnumSchema", reason)
-                                .map(EnumSchema::TitledMultiSelectEnumSchema)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                LegacyTitledEnumSchema,
-                                ::serde_json::Error,
-                            >(input, "EnumSchema", "LegacyTitledEnumSchema", reason)
-                                .map(EnumSchema::LegacyTitledEnumSchema)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Object(map) => {
-                        match map.str_member("type").as_deref() {
-                            Some(found) => {
-                                match found {
-                                    "string" => {
-                                        if map.contains_key("oneOf") {
-                                            ::mcpwire_types::support::Choice::variant(
-                                                1usize,
-                                                "member `oneOf` is present",
-                                                &[0usize, 4usize],
-                                            )
-                                        } else if map.contains_key("enumNames") {
-                                            ::mcpwire_types::support::Choice::variant(
-                                                4usize,
-                                                "member `enumNames` is present",
-                                                &[0usize, 1usize],
-                                            )
-                                        } else {
-                                            ::mcpwire_types::support::Choice::variant(
-                                                0usize,
-                                                "no other variant's distinguishing members are present",
-                                                &[1usize, 4usize],
-                                            )
-                                        }
-                                    }
-                                    "array" => {
-                                        if map.has_nested("items", "enum")
-                                            || map.has_nested("items", "type")
-                                        {
-                                            ::mcpwire_types::support::Choice::variant(
-                                                2usize,
-                                                "member `items.enum` or `items.type` is present",
-                                                &[3usize],
-                                            )
-                                        } else if map.has_nested("items", "anyOf") {
-                                            ::mcpwire_types::support::Choice::variant(
-                                                3usize,
-                                                "member `items.anyOf` is present",
-                                                &[2usize],
-                                            )
-                                        } else {
-                                            ::mcpwire_types::support::Choice::none(
-                                                "none of the distinguishing members [\"items.enum\", \"items.type\", \"items.anyOf\"] is present",
-                                                &[2usize, 3usize],
-                                            )
-                                        }
-                                    }
-                                    found => {
-                                        ::mcpwire_types::support::Choice::none(
-                                            ::std::format!(
-                                                "member `type` has a value no variant admits: {}", found
-                                            ),
-                                            &[],
-                                        )
-                                    }
-                                }
-                            }
-                            None => {
-                                ::mcpwire_types::support::Choice::none(
-                                    "member `type` is missing or not a string",
-                                    &[],
-                                )
-                            }
-                        }
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "EnumSchema",
-                                &::std::format!(
-                                    "{}, found {}", "expected an object", other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let shape = ::mcpwire_types::support::Shape::capture_object(
-                    deserializer,
-                    &["description", "title", "type"],
-                )?;
-                decode(&shape, &shape)
-            };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for EnumSchema {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "EnumSchema".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "EnumSchema").into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < UntitledSingleSelectEnumSchema > (),
-                    generator.subschema_for:: < TitledSingleSelectEnumSchema > (),
-                    generator.subschema_for:: < UntitledMultiSelectEnumSchema > (),
-                    generator.subschema_for:: < TitledMultiSelectEnumSchema > (),
-                    generator.subschema_for:: < LegacyTitledEnumSchema > ()
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "EnumSchema",
+                one_of: false,
+                variants: &[
+                    "UntitledSingleSelectEnumSchema",
+                    "TitledSingleSelectEnumSchema",
+                    "UntitledMultiSelectEnumSchema",
+                    "TitledMultiSelectEnumSchema",
+                    "LegacyTitledEnumSchema",
                 ],
-            )
+                strings: &["description", "title", "type"],
+                checks: &[
+                    t::Check {
+                        variant: 0,
+                        required: &[&["enum"], &["type"]],
+                        strs: &[("type", &["string"])],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 1,
+                        required: &[&["oneOf"], &["type"]],
+                        strs: &[("type", &["string"])],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 2,
+                        required: &[
+                            &["items"],
+                            &["items", "enum"],
+                            &["items", "type"],
+                            &["type"],
+                        ],
+                        strs: &[("type", &["array"])],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 3,
+                        required: &[&["items"], &["items", "anyOf"], &["type"]],
+                        strs: &[("type", &["array"])],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 4,
+                        required: &[&["enum"], &["type"]],
+                        strs: &[("type", &["string"])],
+                        ints: &[],
+                    },
+                ],
+                choose: t::Node::ByToken(
+                    &[
+                        (
+                            t::Token::Object,
+                            t::Node::ByStr {
+                                member: "type",
+                                cases: &[
+                                    (
+                                        "string",
+                                        t::Node::ByMembers(
+                                            &[
+                                                t::Rule {
+                                                    all_of: &[],
+                                                    any_of: &[&["oneOf"]],
+                                                    variant: 1,
+                                                    then: &[0, 4],
+                                                    reason: "member `oneOf` is present",
+                                                },
+                                                t::Rule {
+                                                    all_of: &[],
+                                                    any_of: &[&["enumNames"]],
+                                                    variant: 4,
+                                                    then: &[0, 1],
+                                                    reason: "member `enumNames` is present",
+                                                },
+                                            ],
+                                            t::Else::Then(&t::Node::Variant(0, &[1, 4])),
+                                        ),
+                                    ),
+                                    (
+                                        "array",
+                                        t::Node::ByMembers(
+                                            &[
+                                                t::Rule {
+                                                    all_of: &[],
+                                                    any_of: &[&["items", "enum"], &["items", "type"]],
+                                                    variant: 2,
+                                                    then: &[3],
+                                                    reason: "member `items.enum` or `items.type` is present",
+                                                },
+                                                t::Rule {
+                                                    all_of: &[],
+                                                    any_of: &[&["items", "anyOf"]],
+                                                    variant: 3,
+                                                    then: &[2],
+                                                    reason: "member `items.anyOf` is present",
+                                                },
+                                            ],
+                                            t::Else::Fail(&[2, 3]),
+                                        ),
+                                    ),
+                                ],
+                                otherwise: t::Else::Fail(&[]),
+                                missing: &[],
+                            },
+                        ),
+                    ],
+                ),
+            };
+            fn variant(
+                v: &::mcpwire_types::support::Variant<
+                    '_,
+                    ::mcpwire_types::support::Shape<'_>,
+                >,
+            ) -> ::core::result::Result<EnumSchema, ::serde_json::Error> {
+                match v.index() {
+                    0 => v.decode().map(EnumSchema::UntitledSingleSelectEnumSchema),
+                    1 => v.decode().map(EnumSchema::TitledSingleSelectEnumSchema),
+                    2 => v.decode().map(EnumSchema::UntitledMultiSelectEnumSchema),
+                    3 => v.decode().map(EnumSchema::TitledMultiSelectEnumSchema),
+                    _ => v.decode().map(EnumSchema::LegacyTitledEnumSchema),
+                }
+            }
+            ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
     /// `Error`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
@@ -8410,166 +6982,88 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `TitledMultiSelectEnumSchema` alternative.
         TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     }
-    impl MultiSelectEnumSchema {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
-                Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
-            }
-        }
-    }
-    impl ::core::convert::From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
-        /// The `UntitledMultiSelectEnumSchema` alternative.
-        fn from(value: UntitledMultiSelectEnumSchema) -> Self {
-            Self::UntitledMultiSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
-        /// The `TitledMultiSelectEnumSchema` alternative.
-        fn from(value: TitledMultiSelectEnumSchema) -> Self {
-            Self::TitledMultiSelectEnumSchema(value)
-        }
+    ::mcpwire_types::support::union! {
+        MultiSelectEnumSchema "MultiSelectEnumSchema" schemars "schemars";
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema) from;
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema) from;
     }
     impl<'de> ::serde::Deserialize<'de> for MultiSelectEnumSchema {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &::mcpwire_types::support::Shape<'_>,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<MultiSelectEnumSchema, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "MultiSelectEnumSchema",
-                    one_of: false,
-                    variants: &[
-                        "UntitledMultiSelectEnumSchema",
-                        "TitledMultiSelectEnumSchema",
-                    ],
-                };
-                fn viable(
-                    index: usize,
-                    shape: &::mcpwire_types::support::Shape<'_>,
-                ) -> bool {
-                    match (index, shape) {
-                        (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("items") && map.has_nested("items", "enum")
-                                && map.has_nested("items", "type")
-                                && map.contains_key("type")
-                                && map.str_in("type", &["array"])
-                        }
-                        (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("items") && map.has_nested("items", "anyOf")
-                                && map.contains_key("type")
-                                && map.str_in("type", &["array"])
-                        }
-                        _ => true,
-                    }
-                }
-                fn variant(
-                    index: usize,
-                    input: &::mcpwire_types::support::Shape<'_>,
-                    reason: &str,
-                ) -> ::core::result::Result<MultiSelectEnumSchema, ::serde_json::Error> {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                UntitledMultiSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "MultiSelectEnumSchema",
-                                    "UntitledMultiSelectEnumSchema",
-                                    reason,
-                                )
-                                .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                TitledMultiSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "MultiSelectEnumSchema",
-                                    "TitledMultiSelectEnumSchema",
-                                    reason,
-                                )
-                                .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Object(map) => {
-                        if map.has_nested("items", "enum")
-                            || map.has_nested("items", "type")
-                        {
-                            ::mcpwire_types::support::Choice::variant(
-                                0usize,
-                                "member `items.enum` or `items.type` is present",
-                                &[1usize],
-                            )
-                        } else if map.has_nested("items", "anyOf") {
-                            ::mcpwire_types::support::Choice::variant(
-                                1usize,
-                                "member `items.anyOf` is present",
-                                &[0usize],
-                            )
-                        } else {
-                            ::mcpwire_types::support::Choice::none(
-                                "none of the distinguishing members [\"items.enum\", \"items.type\", \"items.anyOf\"] is present",
-                                &[0usize, 1usize],
-                            )
-                        }
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "MultiSelectEnumSchema",
-                                &::std::format!(
-                                    "{}, found {}", "expected an object", other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let shape = ::mcpwire_types::support::Shape::capture_object(
-                    deserializer,
-                    &["description", "title", "type"],
-                )?;
-                decode(&shape, &shape)
-            };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for MultiSelectEnumSchema {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "MultiSelectEnumSchema".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "MultiSelectEnumSchema").into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < UntitledMultiSelectEnumSchema > (),
-                    generator.subschema_for:: < TitledMultiSelectEnumSchema > ()
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "MultiSelectEnumSchema",
+                one_of: false,
+                variants: &[
+                    "UntitledMultiSelectEnumSchema",
+                    "TitledMultiSelectEnumSchema",
                 ],
-            )
+                strings: &["description", "title", "type"],
+                checks: &[
+                    t::Check {
+                        variant: 0,
+                        required: &[
+                            &["items"],
+                            &["items", "enum"],
+                            &["items", "type"],
+                            &["type"],
+                        ],
+                        strs: &[("type", &["array"])],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 1,
+                        required: &[&["items"], &["items", "anyOf"], &["type"]],
+                        strs: &[("type", &["array"])],
+                        ints: &[],
+                    },
+                ],
+                choose: t::Node::ByToken(
+                    &[
+                        (
+                            t::Token::Object,
+                            t::Node::ByMembers(
+                                &[
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["items", "enum"], &["items", "type"]],
+                                        variant: 0,
+                                        then: &[1],
+                                        reason: "member `items.enum` or `items.type` is present",
+                                    },
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["items", "anyOf"]],
+                                        variant: 1,
+                                        then: &[0],
+                                        reason: "member `items.anyOf` is present",
+                                    },
+                                ],
+                                t::Else::Fail(&[0, 1]),
+                            ),
+                        ),
+                    ],
+                ),
+            };
+            fn variant(
+                v: &::mcpwire_types::support::Variant<
+                    '_,
+                    ::mcpwire_types::support::Shape<'_>,
+                >,
+            ) -> ::core::result::Result<MultiSelectEnumSchema, ::serde_json::Error> {
+                match v.index() {
+                    0 => {
+                        v.decode()
+                            .map(MultiSelectEnumSchema::UntitledMultiSelectEnumSchema)
+                    }
+                    _ => {
+                        v.decode()
+                            .map(MultiSelectEnumSchema::TitledMultiSelectEnumSchema)
+                    }
+                }
+            }
+            ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
     /// `Notification`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
@@ -8679,394 +7173,187 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `LegacyTitledEnumSchema` alternative.
         LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     }
-    impl PrimitiveSchemaDefinition {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::StringSchema(_) => "StringSchema",
-                Self::NumberSchema(_) => "NumberSchema",
-                Self::BooleanSchema(_) => "BooleanSchema",
-                Self::UntitledSingleSelectEnumSchema(_) => {
-                    "UntitledSingleSelectEnumSchema"
-                }
-                Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
-                Self::UntitledMultiSelectEnumSchema(_) => "UntitledMultiSelectEnumSchema",
-                Self::TitledMultiSelectEnumSchema(_) => "TitledMultiSelectEnumSchema",
-                Self::LegacyTitledEnumSchema(_) => "LegacyTitledEnumSchema",
-            }
-        }
-    }
-    impl ::core::convert::From<StringSchema> for PrimitiveSchemaDefinition {
-        /// The `StringSchema` alternative.
-        fn from(value: StringSchema) -> Self {
-            Self::StringSchema(value)
-        }
-    }
-    impl ::core::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
-        /// The `NumberSchema` alternative.
-        fn from(value: NumberSchema) -> Self {
-            Self::NumberSchema(value)
-        }
-    }
-    impl ::core::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
-        /// The `BooleanSchema` alternative.
-        fn from(value: BooleanSchema) -> Self {
-            Self::BooleanSchema(value)
-        }
-    }
-    impl ::core::convert::From<UntitledSingleSelectEnumSchema>
-    for PrimitiveSchemaDefinition {
-        /// The `UntitledSingleSelectEnumSchema` alternative.
-        fn from(value: UntitledSingleSelectEnumSchema) -> Self {
-            Self::UntitledSingleSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledSingleSelectEnumSchema>
-    for PrimitiveSchemaDefinition {
-        /// The `TitledSingleSelectEnumSchema` alternative.
-        fn from(value: TitledSingleSelectEnumSchema) -> Self {
-            Self::TitledSingleSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<UntitledMultiSelectEnumSchema>
-    for PrimitiveSchemaDefinition {
-        /// The `UntitledMultiSelectEnumSchema` alternative.
-        fn from(value: UntitledMultiSelectEnumSchema) -> Self {
-            Self::UntitledMultiSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledMultiSelectEnumSchema>
-    for PrimitiveSchemaDefinition {
-        /// The `TitledMultiSelectEnumSchema` alternative.
-        fn from(value: TitledMultiSelectEnumSchema) -> Self {
-            Self::TitledMultiSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
-        /// The `LegacyTitledEnumSchema` alternative.
-        fn from(value: LegacyTitledEnumSchema) -> Self {
-            Self::LegacyTitledEnumSchema(value)
-        }
+    ::mcpwire_types::support::union! {
+        PrimitiveSchemaDefinition "PrimitiveSchemaDefinition" schemars "schemars";
+        StringSchema(StringSchema) from;
+        NumberSchema(NumberSchema) from;
+        BooleanSchema(BooleanSchema) from;
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema) from;
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema) from;
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema) from;
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema) from;
+        LegacyTitledEnumSchema(LegacyTitledEnumSchema) from;
     }
     impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &::mcpwire_types::support::Shape<'_>,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<PrimitiveSchemaDefinition, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "PrimitiveSchemaDefinition",
-                    one_of: false,
-                    variants: &[
-                        "StringSchema",
-                        "NumberSchema",
-                        "BooleanSchema",
-                        "UntitledSingleSelectEnumSchema",
-                        "TitledSingleSelectEnumSchema",
-                        "UntitledMultiSelectEnumSchema",
-                        "TitledMultiSelectEnumSchema",
-                        "LegacyTitledEnumSchema",
-                    ],
-                };
-                fn viable(
-                    index: usize,
-                    shape: &::mcpwire_types::support::Shape<'_>,
-                ) -> bool {
-                    match (index, shape) {
-                        (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("type") && map.str_in("type", &["string"])
-                                && map
-                                    .str_in("format", &["date", "date-time", "email", "uri"])
-                        }
-                        (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("type")
-                                && map.str_in("type", &["integer", "number"])
-                        }
-                        (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("type") && map.str_in("type", &["boolean"])
-                        }
-                        (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("enum") && map.contains_key("type")
-                                && map.str_in("type", &["string"])
-                        }
-                        (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("oneOf") && map.contains_key("type")
-                                && map.str_in("type", &["string"])
-                        }
-                        (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("items") && map.has_nested("items", "enum")
-                                && map.has_nested("items", "type")
-                                && map.contains_key("type")
-                                && map.str_in("type", &["array"])
-                        }
-                        (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("items") && map.has_nested("items", "anyOf")
-                                && map.contains_key("type")
-                                && map.str_in("type", &["array"])
-                        }
-                        (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("enum") && map.contains_key("type")
-                                && map.str_in("type", &["string"])
-                        }
-                        _ => true,
-                    }
-                }
-                fn variant(
-                    index: usize,
-                    input: &::mcpwire_types::support::Shape<'_>,
-                    reason: &str,
-                ) -> ::core::result::Result<
-                    PrimitiveSchemaDefinition,
-                    ::serde_json::Error,
-                > {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                StringSchema,
-                                ::serde_json::Error,
-                            >(input, "PrimitiveSchemaDefinition", "StringSchema", reason)
-                                .map(PrimitiveSchemaDefinition::StringSchema)
-                        }
-                        1usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                NumberSchema,
-                                ::serde_json::Error,
-                            >(input, "PrimitiveSchemaDefinition", "NumberSchema", reason)
-                                .map(PrimitiveSchemaDefinition::NumberSchema)
-                        }
-                        2usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                BooleanSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "PrimitiveSchemaDefinition",
-                                    "BooleanSchema",
-                                    reason,
-                                )
-                                .map(PrimitiveSchemaDefinition::BooleanSchema)
-                        }
-                        3usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                UntitledSingleSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "PrimitiveSchemaDefinition",
-                                    "UntitledSingleSelectEnumSchema",
-                                    reason,
-                                )
-                                .map(
-                                    PrimitiveSchemaDefinition::UntitledSingleSelectEnumSchema,
-                                )
-                        }
-                        4usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                TitledSingleSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "PrimitiveSchemaDefinition",
-                                    "TitledSingleSelectEnumSchema",
-                                    reason,
-                                )
-                                .map(
-                                    PrimitiveSchemaDefinition::TitledSingleSelectEnumSchema,
-                                )
-                        }
-                        5usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                UntitledMultiSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "PrimitiveSchemaDefinition",
-                                    "UntitledMultiSelectEnumSchema",
-                                    reason,
-                                )
-                                .map(
-                                    PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema,
-                                )
-                        }
-                        6usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                TitledMultiSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "PrimitiveSchemaDefinition",
-                                    "TitledMultiSelectEnumSchema",
-                                    reason,
-                                )
-                                .map(PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                LegacyTitledEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "PrimitiveSchemaDefinition",
-                                    "LegacyTitledEnumSchema",
-                                    reason,
-                                )
-                                .map(PrimitiveSchemaDefinition::LegacyTitledEnumSchema)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Object(map) => {
-                        match map.str_member("type").as_deref() {
-                            Some(found) => {
-                                match found {
-                                    "string" => {
-                                        if map.contains_key("oneOf") {
-                                            ::mcpwire_types::support::Choice::variant(
-                                                4usize,
-                                                "member `oneOf` is present",
-                                                &[0usize, 3usize, 7usize],
-                                            )
-                                        } else if map.contains_key("enum")
-                                            && (map.contains_key("enumNames"))
-                                        {
-                                            ::mcpwire_types::support::Choice::variant(
-                                                7usize,
-                                                "members `enum` are present and member `enumNames` is present",
-                                                &[0usize, 3usize, 4usize],
-                                            )
-                                        } else if map.contains_key("enum") {
-                                            ::mcpwire_types::support::Choice::variant(
-                                                3usize,
-                                                "members `enum` are present",
-                                                &[0usize, 4usize, 7usize],
-                                            )
-                                        } else {
-                                            ::mcpwire_types::support::Choice::variant(
-                                                0usize,
-                                                "no other variant's distinguishing members are present",
-                                                &[3usize, 4usize, 7usize],
-                                            )
-                                        }
-                                    }
-                                    "integer" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            1usize,
-                                            "member `type` is \"integer\"",
-                                            &[],
-                                        )
-                                    }
-                                    "number" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            1usize,
-                                            "member `type` is \"number\"",
-                                            &[],
-                                        )
-                                    }
-                                    "boolean" => {
-                                        ::mcpwire_types::support::Choice::variant(
-                                            2usize,
-                                            "member `type` is \"boolean\"",
-                                            &[],
-                                        )
-                                    }
-                                    "array" => {
-                                        if map.has_nested("items", "enum")
-                                            || map.has_nested("items", "type")
-                                        {
-                                            ::mcpwire_types::support::Choice::variant(
-                                                5usize,
-                                                "member `items.enum` or `items.type` is present",
-                                                &[6usize],
-                                            )
-                                        } else if map.has_nested("items", "anyOf") {
-                                            ::mcpwire_types::support::Choice::variant(
-                                                6usize,
-                                                "member `items.anyOf` is present",
-                                                &[5usize],
-                                            )
-                                        } else {
-                                            ::mcpwire_types::support::Choice::none(
-                                                "none of the distinguishing members [\"items.enum\", \"items.type\", \"items.anyOf\"] is present",
-                                                &[5usize, 6usize],
-                                            )
-                                        }
-                                    }
-                                    found => {
-                                        ::mcpwire_types::support::Choice::none(
-                                            ::std::format!(
-                                                "member `type` has a value no variant admits: {}", found
-                                            ),
-                                            &[],
-                                        )
-                                    }
-                                }
-                            }
-                            None => {
-                                ::mcpwire_types::support::Choice::none(
-                                    "member `type` is missing or not a string",
-                                    &[],
-                                )
-                            }
-                        }
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "PrimitiveSchemaDefinition",
-                                &::std::format!(
-                                    "{}, found {}", "expected an object", other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let shape = ::mcpwire_types::support::Shape::capture_object(
-                    deserializer,
-                    &["description", "format", "title", "type"],
-                )?;
-                decode(&shape, &shape)
-            };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for PrimitiveSchemaDefinition {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "PrimitiveSchemaDefinition".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "PrimitiveSchemaDefinition")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < StringSchema > (), generator
-                    .subschema_for:: < NumberSchema > (), generator.subschema_for:: <
-                    BooleanSchema > (), generator.subschema_for:: <
-                    UntitledSingleSelectEnumSchema > (), generator.subschema_for:: <
-                    TitledSingleSelectEnumSchema > (), generator.subschema_for:: <
-                    UntitledMultiSelectEnumSchema > (), generator.subschema_for:: <
-                    TitledMultiSelectEnumSchema > (), generator.subschema_for:: <
-                    LegacyTitledEnumSchema > ()
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "PrimitiveSchemaDefinition",
+                one_of: false,
+                variants: &[
+                    "StringSchema",
+                    "NumberSchema",
+                    "BooleanSchema",
+                    "UntitledSingleSelectEnumSchema",
+                    "TitledSingleSelectEnumSchema",
+                    "UntitledMultiSelectEnumSchema",
+                    "TitledMultiSelectEnumSchema",
+                    "LegacyTitledEnumSchema",
                 ],
-            )
+                strings: &["description", "format", "title", "type"],
+                checks: &[
+                    t::Check {
+                        variant: 0,
+                        required: &[&["type"]],
+                        strs: &[
+                            ("type", &["string"]),
+                            ("format", &["date", "date-time", "email", "uri"]),
+                        ],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 3,
+                        required: &[&["enum"], &["type"]],
+                        strs: &[("type", &["string"])],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 4,
+                        required: &[&["oneOf"], &["type"]],
+                        strs: &[("type", &["string"])],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 5,
+                        required: &[
+                            &["items"],
+                            &["items", "enum"],
+                            &["items", "type"],
+                            &["type"],
+                        ],
+                        strs: &[("type", &["array"])],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 6,
+                        required: &[&["items"], &["items", "anyOf"], &["type"]],
+                        strs: &[("type", &["array"])],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 7,
+                        required: &[&["enum"], &["type"]],
+                        strs: &[("type", &["string"])],
+                        ints: &[],
+                    },
+                ],
+                choose: t::Node::ByToken(
+                    &[
+                        (
+                            t::Token::Object,
+                            t::Node::ByStr {
+                                member: "type",
+                                cases: &[
+                                    (
+                                        "string",
+                                        t::Node::ByMembers(
+                                            &[
+                                                t::Rule {
+                                                    all_of: &[],
+                                                    any_of: &[&["oneOf"]],
+                                                    variant: 4,
+                                                    then: &[0, 3, 7],
+                                                    reason: "member `oneOf` is present",
+                                                },
+                                                t::Rule {
+                                                    all_of: &[&["enum"]],
+                                                    any_of: &[&["enumNames"]],
+                                                    variant: 7,
+                                                    then: &[0, 3, 4],
+                                                    reason: "members `enum` are present and member `enumNames` is present",
+                                                },
+                                                t::Rule {
+                                                    all_of: &[&["enum"]],
+                                                    any_of: &[],
+                                                    variant: 3,
+                                                    then: &[0, 4, 7],
+                                                    reason: "members `enum` are present",
+                                                },
+                                            ],
+                                            t::Else::Then(&t::Node::Variant(0, &[3, 4, 7])),
+                                        ),
+                                    ),
+                                    ("integer", t::Node::Variant(1, &[])),
+                                    ("number", t::Node::Variant(1, &[])),
+                                    ("boolean", t::Node::Variant(2, &[])),
+                                    (
+                                        "array",
+                                        t::Node::ByMembers(
+                                            &[
+                                                t::Rule {
+                                                    all_of: &[],
+                                                    any_of: &[&["items", "enum"], &["items", "type"]],
+                                                    variant: 5,
+                                                    then: &[6],
+                                                    reason: "member `items.enum` or `items.type` is present",
+                                                },
+                                                t::Rule {
+                                                    all_of: &[],
+                                                    any_of: &[&["items", "anyOf"]],
+                                                    variant: 6,
+                                                    then: &[5],
+                                                    reason: "member `items.anyOf` is present",
+                                                },
+                                            ],
+                                            t::Else::Fail(&[5, 6]),
+                                        ),
+                                    ),
+                                ],
+                                otherwise: t::Else::Fail(&[]),
+                                missing: &[],
+                            },
+                        ),
+                    ],
+                ),
+            };
+            fn variant(
+                v: &::mcpwire_types::support::Variant<
+                    '_,
+                    ::mcpwire_types::support::Shape<'_>,
+                >,
+            ) -> ::core::result::Result<PrimitiveSchemaDefinition, ::serde_json::Error> {
+                match v.index() {
+                    0 => v.decode().map(PrimitiveSchemaDefinition::StringSchema),
+                    1 => v.decode().map(PrimitiveSchemaDefinition::NumberSchema),
+                    2 => v.decode().map(PrimitiveSchemaDefinition::BooleanSchema),
+                    3 => {
+                        v.decode()
+                            .map(
+                                PrimitiveSchemaDefinition::UntitledSingleSelectEnumSchema,
+                            )
+                    }
+                    4 => {
+                        v.decode()
+                            .map(PrimitiveSchemaDefinition::TitledSingleSelectEnumSchema)
+                    }
+                    5 => {
+                        v.decode()
+                            .map(
+                                PrimitiveSchemaDefinition::UntitledMultiSelectEnumSchema,
+                            )
+                    }
+                    6 => {
+                        v.decode()
+                            .map(PrimitiveSchemaDefinition::TitledMultiSelectEnumSchema)
+                    }
+                    _ => {
+                        v.decode().map(PrimitiveSchemaDefinition::LegacyTitledEnumSchema)
+                    }
+                }
+            }
+            ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
     /// `Request`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).
@@ -9113,168 +7400,83 @@ pub mod v2025_11_25_and_v2026_07_28 {
         /// The `TitledSingleSelectEnumSchema` alternative.
         TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
     }
-    impl SingleSelectEnumSchema {
-        /// The name of the variant this value holds (the schema definition it decoded as).
-        pub fn variant_name(&self) -> &'static str {
-            match self {
-                Self::UntitledSingleSelectEnumSchema(_) => {
-                    "UntitledSingleSelectEnumSchema"
-                }
-                Self::TitledSingleSelectEnumSchema(_) => "TitledSingleSelectEnumSchema",
-            }
-        }
-    }
-    impl ::core::convert::From<UntitledSingleSelectEnumSchema>
-    for SingleSelectEnumSchema {
-        /// The `UntitledSingleSelectEnumSchema` alternative.
-        fn from(value: UntitledSingleSelectEnumSchema) -> Self {
-            Self::UntitledSingleSelectEnumSchema(value)
-        }
-    }
-    impl ::core::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
-        /// The `TitledSingleSelectEnumSchema` alternative.
-        fn from(value: TitledSingleSelectEnumSchema) -> Self {
-            Self::TitledSingleSelectEnumSchema(value)
-        }
+    ::mcpwire_types::support::union! {
+        SingleSelectEnumSchema "SingleSelectEnumSchema" schemars "schemars";
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema) from;
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema) from;
     }
     impl<'de> ::serde::Deserialize<'de> for SingleSelectEnumSchema {
         fn deserialize<D: ::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            fn decode(
-                input: &::mcpwire_types::support::Shape<'_>,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> ::core::result::Result<SingleSelectEnumSchema, ::serde_json::Error> {
-                const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                    name: "SingleSelectEnumSchema",
-                    one_of: false,
-                    variants: &[
-                        "UntitledSingleSelectEnumSchema",
-                        "TitledSingleSelectEnumSchema",
-                    ],
-                };
-                fn viable(
-                    index: usize,
-                    shape: &::mcpwire_types::support::Shape<'_>,
-                ) -> bool {
-                    match (index, shape) {
-                        (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("enum") && map.contains_key("type")
-                                && map.str_in("type", &["string"])
-                        }
-                        (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                            map.contains_key("oneOf") && map.contains_key("type")
-                                && map.str_in("type", &["string"])
-                        }
-                        _ => true,
-                    }
-                }
-                fn variant(
-                    index: usize,
-                    input: &::mcpwire_types::support::Shape<'_>,
-                    reason: &str,
-                ) -> ::core::result::Result<
-                    SingleSelectEnumSchema,
-                    ::serde_json::Error,
-                > {
-                    match index {
-                        0usize => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                UntitledSingleSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "SingleSelectEnumSchema",
-                                    "UntitledSingleSelectEnumSchema",
-                                    reason,
-                                )
-                                .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
-                        }
-                        _ => {
-                            ::mcpwire_types::support::decode_object_variant::<
-                                TitledSingleSelectEnumSchema,
-                                ::serde_json::Error,
-                            >(
-                                    input,
-                                    "SingleSelectEnumSchema",
-                                    "TitledSingleSelectEnumSchema",
-                                    reason,
-                                )
-                                .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
-                        }
-                    }
-                }
-                let choice: ::mcpwire_types::support::Choice = match shape {
-                    ::mcpwire_types::support::Shape::Object(map) => {
-                        if map.contains_key("enum") {
-                            ::mcpwire_types::support::Choice::variant(
-                                0usize,
-                                "member `enum` is present",
-                                &[1usize],
-                            )
-                        } else if map.contains_key("oneOf") {
-                            ::mcpwire_types::support::Choice::variant(
-                                1usize,
-                                "member `oneOf` is present",
-                                &[0usize],
-                            )
-                        } else {
-                            ::mcpwire_types::support::Choice::none(
-                                "none of the distinguishing members [\"enum\", \"oneOf\"] is present",
-                                &[0usize, 1usize],
-                            )
-                        }
-                    }
-                    other => {
-                        return ::core::result::Result::Err(
-                            ::mcpwire_types::support::no_variant::<
-                                ::serde_json::Error,
-                            >(
-                                "SingleSelectEnumSchema",
-                                &::std::format!(
-                                    "{}, found {}", "expected an object", other.token_name()
-                                ),
-                            ),
-                        );
-                    }
-                };
-                ::mcpwire_types::support::decode_union(
-                    input,
-                    shape,
-                    &UNION,
-                    choice,
-                    viable,
-                    variant,
-                )
-            }
-            let decoded = {
-                let shape = ::mcpwire_types::support::Shape::capture_object(
-                    deserializer,
-                    &["default", "description", "title", "type"],
-                )?;
-                decode(&shape, &shape)
-            };
-            decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-        }
-    }
-    #[cfg(feature = "schemars")]
-    impl ::schemars::JsonSchema for SingleSelectEnumSchema {
-        fn schema_name() -> ::std::borrow::Cow<'static, str> {
-            "SingleSelectEnumSchema".into()
-        }
-        fn schema_id() -> ::std::borrow::Cow<'static, str> {
-            ::core::concat!(::core::module_path!(), "::", "SingleSelectEnumSchema")
-                .into()
-        }
-        fn json_schema(
-            generator: &mut ::schemars::SchemaGenerator,
-        ) -> ::schemars::Schema {
-            ::mcpwire_types::support::any_of_schema(
-                ::std::vec![
-                    generator.subschema_for:: < UntitledSingleSelectEnumSchema > (),
-                    generator.subschema_for:: < TitledSingleSelectEnumSchema > ()
+            use ::mcpwire_types::support::union_table as t;
+            static TABLE: t::UnionTable = t::UnionTable {
+                name: "SingleSelectEnumSchema",
+                one_of: false,
+                variants: &[
+                    "UntitledSingleSelectEnumSchema",
+                    "TitledSingleSelectEnumSchema",
                 ],
-            )
+                strings: &["default", "description", "title", "type"],
+                checks: &[
+                    t::Check {
+                        variant: 0,
+                        required: &[&["enum"], &["type"]],
+                        strs: &[("type", &["string"])],
+                        ints: &[],
+                    },
+                    t::Check {
+                        variant: 1,
+                        required: &[&["oneOf"], &["type"]],
+                        strs: &[("type", &["string"])],
+                        ints: &[],
+                    },
+                ],
+                choose: t::Node::ByToken(
+                    &[
+                        (
+                            t::Token::Object,
+                            t::Node::ByMembers(
+                                &[
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["enum"]],
+                                        variant: 0,
+                                        then: &[1],
+                                        reason: "member `enum` is present",
+                                    },
+                                    t::Rule {
+                                        all_of: &[],
+                                        any_of: &[&["oneOf"]],
+                                        variant: 1,
+                                        then: &[0],
+                                        reason: "member `oneOf` is present",
+                                    },
+                                ],
+                                t::Else::Fail(&[0, 1]),
+                            ),
+                        ),
+                    ],
+                ),
+            };
+            fn variant(
+                v: &::mcpwire_types::support::Variant<
+                    '_,
+                    ::mcpwire_types::support::Shape<'_>,
+                >,
+            ) -> ::core::result::Result<SingleSelectEnumSchema, ::serde_json::Error> {
+                match v.index() {
+                    0 => {
+                        v.decode()
+                            .map(SingleSelectEnumSchema::UntitledSingleSelectEnumSchema)
+                    }
+                    _ => {
+                        v.decode()
+                            .map(SingleSelectEnumSchema::TitledSingleSelectEnumSchema)
+                    }
+                }
+            }
+            ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
     /// `StringSchema`: one type for MCP 2025-11-25 and MCP 2026-07-28 (the same definition in each).

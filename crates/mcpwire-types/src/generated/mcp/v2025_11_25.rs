@@ -633,275 +633,73 @@ pub enum ClientNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ClientNotification {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CancelledNotification(_) => "CancelledNotification",
-            Self::InitializedNotification(_) => "InitializedNotification",
-            Self::ProgressNotification(_) => "ProgressNotification",
-            Self::TaskStatusNotification(_) => "TaskStatusNotification",
-            Self::RootsListChangedNotification(_) => "RootsListChangedNotification",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CancelledNotification> for ClientNotification {
-    /// The `CancelledNotification` alternative.
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-impl ::core::convert::From<InitializedNotification> for ClientNotification {
-    /// The `InitializedNotification` alternative.
-    fn from(value: InitializedNotification) -> Self {
-        Self::InitializedNotification(value)
-    }
-}
-impl ::core::convert::From<ProgressNotification> for ClientNotification {
-    /// The `ProgressNotification` alternative.
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-impl ::core::convert::From<TaskStatusNotification> for ClientNotification {
-    /// The `TaskStatusNotification` alternative.
-    fn from(value: TaskStatusNotification) -> Self {
-        Self::TaskStatusNotification(value)
-    }
-}
-impl ::core::convert::From<RootsListChangedNotification> for ClientNotification {
-    /// The `RootsListChangedNotification` alternative.
-    fn from(value: RootsListChangedNotification) -> Self {
-        Self::RootsListChangedNotification(value)
-    }
+::mcpwire_types::support::union! {
+    ClientNotification "ClientNotification" schemars "schemars";
+    CancelledNotification(CancelledNotification) from;
+    InitializedNotification(InitializedNotification) from;
+    ProgressNotification(ProgressNotification) from;
+    TaskStatusNotification(TaskStatusNotification) from;
+    RootsListChangedNotification(RootsListChangedNotification) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ClientNotification, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ClientNotification",
-                one_of: false,
-                variants: &[
-                    "CancelledNotification",
-                    "InitializedNotification",
-                    "ProgressNotification",
-                    "TaskStatusNotification",
-                    "RootsListChangedNotification",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/cancelled"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/initialized"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "progress")
-                            && map.has_nested("params", "progressToken")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/progress"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "createdAt")
-                            && map.has_nested("params", "lastUpdatedAt")
-                            && map.has_nested("params", "status")
-                            && map.has_nested("params", "taskId")
-                            && map.has_nested("params", "ttl")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/tasks/status"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map
-                                .str_in("method", &["notifications/roots/list_changed"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ClientNotification, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CancelledNotification,
-                            ::serde_json::Error,
-                        >(input, "ClientNotification", "CancelledNotification", reason)
-                            .map(ClientNotification::CancelledNotification)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            InitializedNotification,
-                            ::serde_json::Error,
-                        >(input, "ClientNotification", "InitializedNotification", reason)
-                            .map(ClientNotification::InitializedNotification)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ProgressNotification,
-                            ::serde_json::Error,
-                        >(input, "ClientNotification", "ProgressNotification", reason)
-                            .map(ClientNotification::ProgressNotification)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            TaskStatusNotification,
-                            ::serde_json::Error,
-                        >(input, "ClientNotification", "TaskStatusNotification", reason)
-                            .map(ClientNotification::TaskStatusNotification)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            RootsListChangedNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ClientNotification",
-                                "RootsListChangedNotification",
-                                reason,
-                            )
-                            .map(ClientNotification::RootsListChangedNotification)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ::mcpwire_types::support::UnknownMethod,
-                            ::serde_json::Error,
-                        >(input, "ClientNotification", "Unknown", reason)
-                            .map(ClientNotification::Unknown)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("method").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "notifications/cancelled" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `method` is \"notifications/cancelled\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/initialized" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `method` is \"notifications/initialized\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/progress" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `method` is \"notifications/progress\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/tasks/status" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `method` is \"notifications/tasks/status\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/roots/list_changed" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `method` is \"notifications/roots/list_changed\"",
-                                        &[],
-                                    )
-                                }
-                                _ => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        ::mcpwire_types::support::UNKNOWN_METHOD,
-                                        "its method is not one this version defines",
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `method` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ClientNotification",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc", "method"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientNotification".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientNotification").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CancelledNotification > (), generator
-                .subschema_for:: < InitializedNotification > (), generator
-                .subschema_for:: < ProgressNotification > (), generator.subschema_for:: <
-                TaskStatusNotification > (), generator.subschema_for:: <
-                RootsListChangedNotification > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ClientNotification",
+            one_of: false,
+            variants: &[
+                "CancelledNotification",
+                "InitializedNotification",
+                "ProgressNotification",
+                "TaskStatusNotification",
+                "RootsListChangedNotification",
             ],
-        )
+            strings: &["jsonrpc", "method"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "method",
+                            cases: &[
+                                ("notifications/cancelled", t::Node::Variant(0, &[])),
+                                ("notifications/initialized", t::Node::Variant(1, &[])),
+                                ("notifications/progress", t::Node::Variant(2, &[])),
+                                ("notifications/tasks/status", t::Node::Variant(3, &[])),
+                                (
+                                    "notifications/roots/list_changed",
+                                    t::Node::Variant(4, &[]),
+                                ),
+                            ],
+                            otherwise: t::Else::Then(
+                                &t::Node::Variant(t::UNKNOWN_METHOD, &[]),
+                            ),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ClientNotification, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ClientNotification::CancelledNotification),
+                1 => v.decode().map(ClientNotification::InitializedNotification),
+                2 => v.decode().map(ClientNotification::ProgressNotification),
+                3 => v.decode().map(ClientNotification::TaskStatusNotification),
+                4 => v.decode().map(ClientNotification::RootsListChangedNotification),
+                _ => v.decode().map(ClientNotification::Unknown),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ClientRequest` (MCP 2025-11-25).
@@ -949,623 +747,118 @@ pub enum ClientRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ClientRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::InitializeRequest(_) => "InitializeRequest",
-            Self::PingRequest(_) => "PingRequest",
-            Self::ListResourcesRequest(_) => "ListResourcesRequest",
-            Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
-            Self::ReadResourceRequest(_) => "ReadResourceRequest",
-            Self::SubscribeRequest(_) => "SubscribeRequest",
-            Self::UnsubscribeRequest(_) => "UnsubscribeRequest",
-            Self::ListPromptsRequest(_) => "ListPromptsRequest",
-            Self::GetPromptRequest(_) => "GetPromptRequest",
-            Self::ListToolsRequest(_) => "ListToolsRequest",
-            Self::CallToolRequest(_) => "CallToolRequest",
-            Self::GetTaskRequest(_) => "GetTaskRequest",
-            Self::GetTaskPayloadRequest(_) => "GetTaskPayloadRequest",
-            Self::CancelTaskRequest(_) => "CancelTaskRequest",
-            Self::ListTasksRequest(_) => "ListTasksRequest",
-            Self::SetLevelRequest(_) => "SetLevelRequest",
-            Self::CompleteRequest(_) => "CompleteRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<InitializeRequest> for ClientRequest {
-    /// The `InitializeRequest` alternative.
-    fn from(value: InitializeRequest) -> Self {
-        Self::InitializeRequest(value)
-    }
-}
-impl ::core::convert::From<PingRequest> for ClientRequest {
-    /// The `PingRequest` alternative.
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-impl ::core::convert::From<ListResourcesRequest> for ClientRequest {
-    /// The `ListResourcesRequest` alternative.
-    fn from(value: ListResourcesRequest) -> Self {
-        Self::ListResourcesRequest(value)
-    }
-}
-impl ::core::convert::From<ListResourceTemplatesRequest> for ClientRequest {
-    /// The `ListResourceTemplatesRequest` alternative.
-    fn from(value: ListResourceTemplatesRequest) -> Self {
-        Self::ListResourceTemplatesRequest(value)
-    }
-}
-impl ::core::convert::From<ReadResourceRequest> for ClientRequest {
-    /// The `ReadResourceRequest` alternative.
-    fn from(value: ReadResourceRequest) -> Self {
-        Self::ReadResourceRequest(value)
-    }
-}
-impl ::core::convert::From<SubscribeRequest> for ClientRequest {
-    /// The `SubscribeRequest` alternative.
-    fn from(value: SubscribeRequest) -> Self {
-        Self::SubscribeRequest(value)
-    }
-}
-impl ::core::convert::From<UnsubscribeRequest> for ClientRequest {
-    /// The `UnsubscribeRequest` alternative.
-    fn from(value: UnsubscribeRequest) -> Self {
-        Self::UnsubscribeRequest(value)
-    }
-}
-impl ::core::convert::From<ListPromptsRequest> for ClientRequest {
-    /// The `ListPromptsRequest` alternative.
-    fn from(value: ListPromptsRequest) -> Self {
-        Self::ListPromptsRequest(value)
-    }
-}
-impl ::core::convert::From<GetPromptRequest> for ClientRequest {
-    /// The `GetPromptRequest` alternative.
-    fn from(value: GetPromptRequest) -> Self {
-        Self::GetPromptRequest(value)
-    }
-}
-impl ::core::convert::From<ListToolsRequest> for ClientRequest {
-    /// The `ListToolsRequest` alternative.
-    fn from(value: ListToolsRequest) -> Self {
-        Self::ListToolsRequest(value)
-    }
-}
-impl ::core::convert::From<CallToolRequest> for ClientRequest {
-    /// The `CallToolRequest` alternative.
-    fn from(value: CallToolRequest) -> Self {
-        Self::CallToolRequest(value)
-    }
-}
-impl ::core::convert::From<GetTaskRequest> for ClientRequest {
-    /// The `GetTaskRequest` alternative.
-    fn from(value: GetTaskRequest) -> Self {
-        Self::GetTaskRequest(value)
-    }
-}
-impl ::core::convert::From<GetTaskPayloadRequest> for ClientRequest {
-    /// The `GetTaskPayloadRequest` alternative.
-    fn from(value: GetTaskPayloadRequest) -> Self {
-        Self::GetTaskPayloadRequest(value)
-    }
-}
-impl ::core::convert::From<CancelTaskRequest> for ClientRequest {
-    /// The `CancelTaskRequest` alternative.
-    fn from(value: CancelTaskRequest) -> Self {
-        Self::CancelTaskRequest(value)
-    }
-}
-impl ::core::convert::From<ListTasksRequest> for ClientRequest {
-    /// The `ListTasksRequest` alternative.
-    fn from(value: ListTasksRequest) -> Self {
-        Self::ListTasksRequest(value)
-    }
-}
-impl ::core::convert::From<SetLevelRequest> for ClientRequest {
-    /// The `SetLevelRequest` alternative.
-    fn from(value: SetLevelRequest) -> Self {
-        Self::SetLevelRequest(value)
-    }
-}
-impl ::core::convert::From<CompleteRequest> for ClientRequest {
-    /// The `CompleteRequest` alternative.
-    fn from(value: CompleteRequest) -> Self {
-        Self::CompleteRequest(value)
-    }
+::mcpwire_types::support::union! {
+    ClientRequest "ClientRequest" schemars "schemars";
+    InitializeRequest(InitializeRequest) from;
+    PingRequest(PingRequest) from;
+    ListResourcesRequest(ListResourcesRequest) from;
+    ListResourceTemplatesRequest(ListResourceTemplatesRequest) from;
+    ReadResourceRequest(ReadResourceRequest) from;
+    SubscribeRequest(SubscribeRequest) from;
+    UnsubscribeRequest(UnsubscribeRequest) from;
+    ListPromptsRequest(ListPromptsRequest) from;
+    GetPromptRequest(GetPromptRequest) from;
+    ListToolsRequest(ListToolsRequest) from;
+    CallToolRequest(CallToolRequest) from;
+    GetTaskRequest(GetTaskRequest) from;
+    GetTaskPayloadRequest(GetTaskPayloadRequest) from;
+    CancelTaskRequest(CancelTaskRequest) from;
+    ListTasksRequest(ListTasksRequest) from;
+    SetLevelRequest(SetLevelRequest) from;
+    CompleteRequest(CompleteRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ClientRequest, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ClientRequest",
-                one_of: false,
-                variants: &[
-                    "InitializeRequest",
-                    "PingRequest",
-                    "ListResourcesRequest",
-                    "ListResourceTemplatesRequest",
-                    "ReadResourceRequest",
-                    "SubscribeRequest",
-                    "UnsubscribeRequest",
-                    "ListPromptsRequest",
-                    "GetPromptRequest",
-                    "ListToolsRequest",
-                    "CallToolRequest",
-                    "GetTaskRequest",
-                    "GetTaskPayloadRequest",
-                    "CancelTaskRequest",
-                    "ListTasksRequest",
-                    "SetLevelRequest",
-                    "CompleteRequest",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "capabilities")
-                            && map.has_nested("params", "clientInfo")
-                            && map.has_nested("params", "protocolVersion")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["initialize"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["ping"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["resources/list"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["resources/templates/list"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "uri")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["resources/read"])
-                    }
-                    (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "uri")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["resources/subscribe"])
-                    }
-                    (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "uri")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["resources/unsubscribe"])
-                    }
-                    (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["prompts/list"])
-                    }
-                    (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "name")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["prompts/get"])
-                    }
-                    (9usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tools/list"])
-                    }
-                    (10usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "name")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tools/call"])
-                    }
-                    (11usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "taskId")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tasks/get"])
-                    }
-                    (12usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "taskId")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tasks/result"])
-                    }
-                    (13usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "taskId")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tasks/cancel"])
-                    }
-                    (14usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tasks/list"])
-                    }
-                    (15usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "level")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["logging/setLevel"])
-                    }
-                    (16usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "argument")
-                            && map.has_nested("params", "ref")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["completion/complete"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ClientRequest, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            InitializeRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "InitializeRequest", reason)
-                            .map(ClientRequest::InitializeRequest)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            PingRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "PingRequest", reason)
-                            .map(ClientRequest::PingRequest)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListResourcesRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ListResourcesRequest", reason)
-                            .map(ClientRequest::ListResourcesRequest)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListResourceTemplatesRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ListResourceTemplatesRequest", reason)
-                            .map(ClientRequest::ListResourceTemplatesRequest)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ReadResourceRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ReadResourceRequest", reason)
-                            .map(ClientRequest::ReadResourceRequest)
-                    }
-                    5usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            SubscribeRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "SubscribeRequest", reason)
-                            .map(ClientRequest::SubscribeRequest)
-                    }
-                    6usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            UnsubscribeRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "UnsubscribeRequest", reason)
-                            .map(ClientRequest::UnsubscribeRequest)
-                    }
-                    7usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListPromptsRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ListPromptsRequest", reason)
-                            .map(ClientRequest::ListPromptsRequest)
-                    }
-                    8usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetPromptRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "GetPromptRequest", reason)
-                            .map(ClientRequest::GetPromptRequest)
-                    }
-                    9usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListToolsRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ListToolsRequest", reason)
-                            .map(ClientRequest::ListToolsRequest)
-                    }
-                    10usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CallToolRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "CallToolRequest", reason)
-                            .map(ClientRequest::CallToolRequest)
-                    }
-                    11usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetTaskRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "GetTaskRequest", reason)
-                            .map(ClientRequest::GetTaskRequest)
-                    }
-                    12usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetTaskPayloadRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "GetTaskPayloadRequest", reason)
-                            .map(ClientRequest::GetTaskPayloadRequest)
-                    }
-                    13usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CancelTaskRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "CancelTaskRequest", reason)
-                            .map(ClientRequest::CancelTaskRequest)
-                    }
-                    14usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListTasksRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ListTasksRequest", reason)
-                            .map(ClientRequest::ListTasksRequest)
-                    }
-                    15usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            SetLevelRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "SetLevelRequest", reason)
-                            .map(ClientRequest::SetLevelRequest)
-                    }
-                    16usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CompleteRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "CompleteRequest", reason)
-                            .map(ClientRequest::CompleteRequest)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ::mcpwire_types::support::UnknownMethod,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "Unknown", reason)
-                            .map(ClientRequest::Unknown)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("method").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "initialize" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `method` is \"initialize\"",
-                                        &[],
-                                    )
-                                }
-                                "ping" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `method` is \"ping\"",
-                                        &[],
-                                    )
-                                }
-                                "resources/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `method` is \"resources/list\"",
-                                        &[],
-                                    )
-                                }
-                                "resources/templates/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `method` is \"resources/templates/list\"",
-                                        &[],
-                                    )
-                                }
-                                "resources/read" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `method` is \"resources/read\"",
-                                        &[],
-                                    )
-                                }
-                                "resources/subscribe" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        5usize,
-                                        "member `method` is \"resources/subscribe\"",
-                                        &[],
-                                    )
-                                }
-                                "resources/unsubscribe" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        6usize,
-                                        "member `method` is \"resources/unsubscribe\"",
-                                        &[],
-                                    )
-                                }
-                                "prompts/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        7usize,
-                                        "member `method` is \"prompts/list\"",
-                                        &[],
-                                    )
-                                }
-                                "prompts/get" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        8usize,
-                                        "member `method` is \"prompts/get\"",
-                                        &[],
-                                    )
-                                }
-                                "tools/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        9usize,
-                                        "member `method` is \"tools/list\"",
-                                        &[],
-                                    )
-                                }
-                                "tools/call" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        10usize,
-                                        "member `method` is \"tools/call\"",
-                                        &[],
-                                    )
-                                }
-                                "tasks/get" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        11usize,
-                                        "member `method` is \"tasks/get\"",
-                                        &[],
-                                    )
-                                }
-                                "tasks/result" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        12usize,
-                                        "member `method` is \"tasks/result\"",
-                                        &[],
-                                    )
-                                }
-                                "tasks/cancel" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        13usize,
-                                        "member `method` is \"tasks/cancel\"",
-                                        &[],
-                                    )
-                                }
-                                "tasks/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        14usize,
-                                        "member `method` is \"tasks/list\"",
-                                        &[],
-                                    )
-                                }
-                                "logging/setLevel" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        15usize,
-                                        "member `method` is \"logging/setLevel\"",
-                                        &[],
-                                    )
-                                }
-                                "completion/complete" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        16usize,
-                                        "member `method` is \"completion/complete\"",
-                                        &[],
-                                    )
-                                }
-                                _ => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        ::mcpwire_types::support::UNKNOWN_METHOD,
-                                        "its method is not one this version defines",
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `method` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ClientRequest",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc", "method"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < InitializeRequest > (), generator
-                .subschema_for:: < PingRequest > (), generator.subschema_for:: <
-                ListResourcesRequest > (), generator.subschema_for:: <
-                ListResourceTemplatesRequest > (), generator.subschema_for:: <
-                ReadResourceRequest > (), generator.subschema_for:: < SubscribeRequest >
-                (), generator.subschema_for:: < UnsubscribeRequest > (), generator
-                .subschema_for:: < ListPromptsRequest > (), generator.subschema_for:: <
-                GetPromptRequest > (), generator.subschema_for:: < ListToolsRequest > (),
-                generator.subschema_for:: < CallToolRequest > (), generator
-                .subschema_for:: < GetTaskRequest > (), generator.subschema_for:: <
-                GetTaskPayloadRequest > (), generator.subschema_for:: < CancelTaskRequest
-                > (), generator.subschema_for:: < ListTasksRequest > (), generator
-                .subschema_for:: < SetLevelRequest > (), generator.subschema_for:: <
-                CompleteRequest > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ClientRequest",
+            one_of: false,
+            variants: &[
+                "InitializeRequest",
+                "PingRequest",
+                "ListResourcesRequest",
+                "ListResourceTemplatesRequest",
+                "ReadResourceRequest",
+                "SubscribeRequest",
+                "UnsubscribeRequest",
+                "ListPromptsRequest",
+                "GetPromptRequest",
+                "ListToolsRequest",
+                "CallToolRequest",
+                "GetTaskRequest",
+                "GetTaskPayloadRequest",
+                "CancelTaskRequest",
+                "ListTasksRequest",
+                "SetLevelRequest",
+                "CompleteRequest",
             ],
-        )
+            strings: &["jsonrpc", "method"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "method",
+                            cases: &[
+                                ("initialize", t::Node::Variant(0, &[])),
+                                ("ping", t::Node::Variant(1, &[])),
+                                ("resources/list", t::Node::Variant(2, &[])),
+                                ("resources/templates/list", t::Node::Variant(3, &[])),
+                                ("resources/read", t::Node::Variant(4, &[])),
+                                ("resources/subscribe", t::Node::Variant(5, &[])),
+                                ("resources/unsubscribe", t::Node::Variant(6, &[])),
+                                ("prompts/list", t::Node::Variant(7, &[])),
+                                ("prompts/get", t::Node::Variant(8, &[])),
+                                ("tools/list", t::Node::Variant(9, &[])),
+                                ("tools/call", t::Node::Variant(10, &[])),
+                                ("tasks/get", t::Node::Variant(11, &[])),
+                                ("tasks/result", t::Node::Variant(12, &[])),
+                                ("tasks/cancel", t::Node::Variant(13, &[])),
+                                ("tasks/list", t::Node::Variant(14, &[])),
+                                ("logging/setLevel", t::Node::Variant(15, &[])),
+                                ("completion/complete", t::Node::Variant(16, &[])),
+                            ],
+                            otherwise: t::Else::Then(
+                                &t::Node::Variant(t::UNKNOWN_METHOD, &[]),
+                            ),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ClientRequest, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ClientRequest::InitializeRequest),
+                1 => v.decode().map(ClientRequest::PingRequest),
+                2 => v.decode().map(ClientRequest::ListResourcesRequest),
+                3 => v.decode().map(ClientRequest::ListResourceTemplatesRequest),
+                4 => v.decode().map(ClientRequest::ReadResourceRequest),
+                5 => v.decode().map(ClientRequest::SubscribeRequest),
+                6 => v.decode().map(ClientRequest::UnsubscribeRequest),
+                7 => v.decode().map(ClientRequest::ListPromptsRequest),
+                8 => v.decode().map(ClientRequest::GetPromptRequest),
+                9 => v.decode().map(ClientRequest::ListToolsRequest),
+                10 => v.decode().map(ClientRequest::CallToolRequest),
+                11 => v.decode().map(ClientRequest::GetTaskRequest),
+                12 => v.decode().map(ClientRequest::GetTaskPayloadRequest),
+                13 => v.decode().map(ClientRequest::CancelTaskRequest),
+                14 => v.decode().map(ClientRequest::ListTasksRequest),
+                15 => v.decode().map(ClientRequest::SetLevelRequest),
+                16 => v.decode().map(ClientRequest::CompleteRequest),
+                _ => v.decode().map(ClientRequest::Unknown),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ClientResult` (MCP 2025-11-25).
@@ -1593,328 +886,204 @@ pub enum ClientResult {
     /// The `ElicitResult` alternative.
     ElicitResult(ElicitResult),
 }
-impl ClientResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::GetTaskResult(_) => "GetTaskResult",
-            Self::GetTaskPayloadResult(_) => "GetTaskPayloadResult",
-            Self::CancelTaskResult(_) => "CancelTaskResult",
-            Self::ListTasksResult(_) => "ListTasksResult",
-            Self::CreateMessageResult(_) => "CreateMessageResult",
-            Self::ListRootsResult(_) => "ListRootsResult",
-            Self::ElicitResult(_) => "ElicitResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for ClientResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<GetTaskResult> for ClientResult {
-    /// The `GetTaskResult` alternative.
-    fn from(value: GetTaskResult) -> Self {
-        Self::GetTaskResult(value)
-    }
-}
-impl ::core::convert::From<GetTaskPayloadResult> for ClientResult {
-    /// The `GetTaskPayloadResult` alternative.
-    fn from(value: GetTaskPayloadResult) -> Self {
-        Self::GetTaskPayloadResult(value)
-    }
-}
-impl ::core::convert::From<CancelTaskResult> for ClientResult {
-    /// The `CancelTaskResult` alternative.
-    fn from(value: CancelTaskResult) -> Self {
-        Self::CancelTaskResult(value)
-    }
-}
-impl ::core::convert::From<ListTasksResult> for ClientResult {
-    /// The `ListTasksResult` alternative.
-    fn from(value: ListTasksResult) -> Self {
-        Self::ListTasksResult(value)
-    }
-}
-impl ::core::convert::From<CreateMessageResult> for ClientResult {
-    /// The `CreateMessageResult` alternative.
-    fn from(value: CreateMessageResult) -> Self {
-        Self::CreateMessageResult(value)
-    }
-}
-impl ::core::convert::From<ListRootsResult> for ClientResult {
-    /// The `ListRootsResult` alternative.
-    fn from(value: ListRootsResult) -> Self {
-        Self::ListRootsResult(value)
-    }
-}
-impl ::core::convert::From<ElicitResult> for ClientResult {
-    /// The `ElicitResult` alternative.
-    fn from(value: ElicitResult) -> Self {
-        Self::ElicitResult(value)
-    }
+::mcpwire_types::support::union! {
+    ClientResult "ClientResult" schemars "schemars";
+    Result(Result) from;
+    GetTaskResult(GetTaskResult) from;
+    GetTaskPayloadResult(GetTaskPayloadResult) from;
+    CancelTaskResult(CancelTaskResult) from;
+    ListTasksResult(ListTasksResult) from;
+    CreateMessageResult(CreateMessageResult) from;
+    ListRootsResult(ListRootsResult) from;
+    ElicitResult(ElicitResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ClientResult, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ClientResult",
-                one_of: false,
-                variants: &[
-                    "Result",
-                    "GetTaskResult",
-                    "GetTaskPayloadResult",
-                    "CancelTaskResult",
-                    "ListTasksResult",
-                    "CreateMessageResult",
-                    "ListRootsResult",
-                    "ElicitResult",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("createdAt")
-                            && map.contains_key("lastUpdatedAt")
-                            && map.contains_key("status") && map.contains_key("taskId")
-                            && map.contains_key("ttl")
-                            && map
-                                .str_in(
-                                    "status",
-                                    &[
-                                        "cancelled",
-                                        "completed",
-                                        "failed",
-                                        "input_required",
-                                        "working",
-                                    ],
-                                )
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("createdAt")
-                            && map.contains_key("lastUpdatedAt")
-                            && map.contains_key("status") && map.contains_key("taskId")
-                            && map.contains_key("ttl")
-                            && map
-                                .str_in(
-                                    "status",
-                                    &[
-                                        "cancelled",
-                                        "completed",
-                                        "failed",
-                                        "input_required",
-                                        "working",
-                                    ],
-                                )
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("tasks")
-                    }
-                    (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("content") && map.contains_key("model")
-                            && map.contains_key("role")
-                            && map.str_in("role", &["assistant", "user"])
-                    }
-                    (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("roots")
-                    }
-                    (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("action")
-                            && map.str_in("action", &["accept", "cancel", "decline"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ClientResult, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            Result,
-                            ::serde_json::Error,
-                        >(input, "ClientResult", "Result", reason)
-                            .map(ClientResult::Result)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetTaskResult,
-                            ::serde_json::Error,
-                        >(input, "ClientResult", "GetTaskResult", reason)
-                            .map(ClientResult::GetTaskResult)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetTaskPayloadResult,
-                            ::serde_json::Error,
-                        >(input, "ClientResult", "GetTaskPayloadResult", reason)
-                            .map(ClientResult::GetTaskPayloadResult)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CancelTaskResult,
-                            ::serde_json::Error,
-                        >(input, "ClientResult", "CancelTaskResult", reason)
-                            .map(ClientResult::CancelTaskResult)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListTasksResult,
-                            ::serde_json::Error,
-                        >(input, "ClientResult", "ListTasksResult", reason)
-                            .map(ClientResult::ListTasksResult)
-                    }
-                    5usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CreateMessageResult,
-                            ::serde_json::Error,
-                        >(input, "ClientResult", "CreateMessageResult", reason)
-                            .map(ClientResult::CreateMessageResult)
-                    }
-                    6usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListRootsResult,
-                            ::serde_json::Error,
-                        >(input, "ClientResult", "ListRootsResult", reason)
-                            .map(ClientResult::ListRootsResult)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ElicitResult,
-                            ::serde_json::Error,
-                        >(input, "ClientResult", "ElicitResult", reason)
-                            .map(ClientResult::ElicitResult)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("tasks") {
-                        ::mcpwire_types::support::Choice::variant(
-                            4usize,
-                            "member `tasks` is present",
-                            &[0usize, 1usize, 2usize, 3usize, 5usize, 6usize, 7usize],
-                        )
-                    } else if map.contains_key("model") || map.contains_key("role") {
-                        ::mcpwire_types::support::Choice::variant(
-                            5usize,
-                            "member `model` or `role` is present",
-                            &[0usize, 1usize, 2usize, 3usize, 4usize, 6usize, 7usize],
-                        )
-                    } else if map.contains_key("roots") {
-                        ::mcpwire_types::support::Choice::variant(
-                            6usize,
-                            "member `roots` is present",
-                            &[0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 7usize],
-                        )
-                    } else if map.contains_key("action") {
-                        ::mcpwire_types::support::Choice::variant(
-                            7usize,
-                            "member `action` is present",
-                            &[0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize],
-                        )
-                    } else if map.contains_key("createdAt")
-                        && map.contains_key("lastUpdatedAt")
-                        && map.contains_key("status") && map.contains_key("taskId")
-                        && map.contains_key("ttl")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "members `createdAt` and `lastUpdatedAt` and `status` and `taskId` and `ttl` are present",
-                            &[0usize, 2usize, 3usize, 4usize, 5usize, 6usize, 7usize],
-                        )
-                    } else if map.contains_key("createdAt")
-                        && map.contains_key("lastUpdatedAt")
-                        && map.contains_key("status") && map.contains_key("taskId")
-                        && map.contains_key("ttl")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            3usize,
-                            "members `createdAt` and `lastUpdatedAt` and `status` and `taskId` and `ttl` are present",
-                            &[0usize, 1usize, 2usize, 4usize, 5usize, 6usize, 7usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "no other variant's distinguishing members are present",
-                            &[1usize, 2usize, 3usize, 4usize, 5usize, 6usize, 7usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ClientResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &[
-                    "action",
-                    "createdAt",
-                    "lastUpdatedAt",
-                    "model",
-                    "nextCursor",
-                    "role",
-                    "status",
-                    "statusMessage",
-                    "stopReason",
-                    "taskId",
-                ],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                GetTaskResult > (), generator.subschema_for:: < GetTaskPayloadResult >
-                (), generator.subschema_for:: < CancelTaskResult > (), generator
-                .subschema_for:: < ListTasksResult > (), generator.subschema_for:: <
-                CreateMessageResult > (), generator.subschema_for:: < ListRootsResult >
-                (), generator.subschema_for:: < ElicitResult > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ClientResult",
+            one_of: false,
+            variants: &[
+                "Result",
+                "GetTaskResult",
+                "GetTaskPayloadResult",
+                "CancelTaskResult",
+                "ListTasksResult",
+                "CreateMessageResult",
+                "ListRootsResult",
+                "ElicitResult",
             ],
-        )
+            strings: &[
+                "action",
+                "createdAt",
+                "lastUpdatedAt",
+                "model",
+                "nextCursor",
+                "role",
+                "status",
+                "statusMessage",
+                "stopReason",
+                "taskId",
+            ],
+            checks: &[
+                t::Check {
+                    variant: 1,
+                    required: &[
+                        &["createdAt"],
+                        &["lastUpdatedAt"],
+                        &["status"],
+                        &["taskId"],
+                        &["ttl"],
+                    ],
+                    strs: &[
+                        (
+                            "status",
+                            &[
+                                "cancelled",
+                                "completed",
+                                "failed",
+                                "input_required",
+                                "working",
+                            ],
+                        ),
+                    ],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 3,
+                    required: &[
+                        &["createdAt"],
+                        &["lastUpdatedAt"],
+                        &["status"],
+                        &["taskId"],
+                        &["ttl"],
+                    ],
+                    strs: &[
+                        (
+                            "status",
+                            &[
+                                "cancelled",
+                                "completed",
+                                "failed",
+                                "input_required",
+                                "working",
+                            ],
+                        ),
+                    ],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 4,
+                    required: &[&["tasks"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 5,
+                    required: &[&["content"], &["model"], &["role"]],
+                    strs: &[("role", &["assistant", "user"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 6,
+                    required: &[&["roots"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 7,
+                    required: &[&["action"]],
+                    strs: &[("action", &["accept", "cancel", "decline"])],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["tasks"]],
+                                    variant: 4,
+                                    then: &[0, 1, 2, 3, 5, 6, 7],
+                                    reason: "member `tasks` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["model"], &["role"]],
+                                    variant: 5,
+                                    then: &[0, 1, 2, 3, 4, 6, 7],
+                                    reason: "member `model` or `role` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["roots"]],
+                                    variant: 6,
+                                    then: &[0, 1, 2, 3, 4, 5, 7],
+                                    reason: "member `roots` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["action"]],
+                                    variant: 7,
+                                    then: &[0, 1, 2, 3, 4, 5, 6],
+                                    reason: "member `action` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[
+                                        &["createdAt"],
+                                        &["lastUpdatedAt"],
+                                        &["status"],
+                                        &["taskId"],
+                                        &["ttl"],
+                                    ],
+                                    any_of: &[],
+                                    variant: 1,
+                                    then: &[0, 2, 3, 4, 5, 6, 7],
+                                    reason: "members `createdAt` and `lastUpdatedAt` and `status` and `taskId` and `ttl` are present",
+                                },
+                                t::Rule {
+                                    all_of: &[
+                                        &["createdAt"],
+                                        &["lastUpdatedAt"],
+                                        &["status"],
+                                        &["taskId"],
+                                        &["ttl"],
+                                    ],
+                                    any_of: &[],
+                                    variant: 3,
+                                    then: &[0, 1, 2, 4, 5, 6, 7],
+                                    reason: "members `createdAt` and `lastUpdatedAt` and `status` and `taskId` and `ttl` are present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(0, &[1, 2, 3, 4, 5, 6, 7])),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ClientResult, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ClientResult::Result),
+                1 => v.decode().map(ClientResult::GetTaskResult),
+                2 => v.decode().map(ClientResult::GetTaskPayloadResult),
+                3 => v.decode().map(ClientResult::CancelTaskResult),
+                4 => v.decode().map(ClientResult::ListTasksResult),
+                5 => v.decode().map(ClientResult::CreateMessageResult),
+                6 => v.decode().map(ClientResult::ListRootsResult),
+                _ => v.decode().map(ClientResult::ElicitResult),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `CodeMinus32042` (MCP 2025-11-25).
@@ -2093,255 +1262,75 @@ pub enum ContentBlock {
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
 }
-impl ContentBlock {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ResourceLink(_) => "ResourceLink",
-            Self::EmbeddedResource(_) => "EmbeddedResource",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for ContentBlock {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for ContentBlock {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for ContentBlock {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ResourceLink> for ContentBlock {
-    /// The `ResourceLink` alternative.
-    fn from(value: ResourceLink) -> Self {
-        Self::ResourceLink(value)
-    }
-}
-impl ::core::convert::From<EmbeddedResource> for ContentBlock {
-    /// The `EmbeddedResource` alternative.
-    fn from(value: EmbeddedResource) -> Self {
-        Self::EmbeddedResource(value)
-    }
+::mcpwire_types::support::union! {
+    ContentBlock "ContentBlock" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ResourceLink(ResourceLink) from;
+    EmbeddedResource(EmbeddedResource) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ContentBlock, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ContentBlock",
-                one_of: false,
-                variants: &[
-                    "TextContent",
-                    "ImageContent",
-                    "AudioContent",
-                    "ResourceLink",
-                    "EmbeddedResource",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("text") && map.contains_key("type")
-                            && map.str_in("type", &["text"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["image"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["audio"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("type")
-                            && map.contains_key("uri")
-                            && map.str_in("type", &["resource_link"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("resource") && map.contains_key("type")
-                            && map.str_in("type", &["resource"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ContentBlock, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            TextContent,
-                            ::serde_json::Error,
-                        >(input, "ContentBlock", "TextContent", reason)
-                            .map(ContentBlock::TextContent)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ImageContent,
-                            ::serde_json::Error,
-                        >(input, "ContentBlock", "ImageContent", reason)
-                            .map(ContentBlock::ImageContent)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            AudioContent,
-                            ::serde_json::Error,
-                        >(input, "ContentBlock", "AudioContent", reason)
-                            .map(ContentBlock::AudioContent)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ResourceLink,
-                            ::serde_json::Error,
-                        >(input, "ContentBlock", "ResourceLink", reason)
-                            .map(ContentBlock::ResourceLink)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            EmbeddedResource,
-                            ::serde_json::Error,
-                        >(input, "ContentBlock", "EmbeddedResource", reason)
-                            .map(ContentBlock::EmbeddedResource)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("type").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "text" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `type` is \"text\"",
-                                        &[],
-                                    )
-                                }
-                                "image" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `type` is \"image\"",
-                                        &[],
-                                    )
-                                }
-                                "audio" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `type` is \"audio\"",
-                                        &[],
-                                    )
-                                }
-                                "resource_link" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `type` is \"resource_link\"",
-                                        &[],
-                                    )
-                                }
-                                "resource" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `type` is \"resource\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_types::support::Choice::none(
-                                        ::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `type` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ContentBlock",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &[
-                    "data",
-                    "description",
-                    "mimeType",
-                    "name",
-                    "text",
-                    "title",
-                    "type",
-                    "uri",
-                ],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ContentBlock {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ContentBlock".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ContentBlock").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ResourceLink > (), generator.subschema_for::
-                < EmbeddedResource > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ContentBlock",
+            one_of: false,
+            variants: &[
+                "TextContent",
+                "ImageContent",
+                "AudioContent",
+                "ResourceLink",
+                "EmbeddedResource",
             ],
-        )
+            strings: &[
+                "data",
+                "description",
+                "mimeType",
+                "name",
+                "text",
+                "title",
+                "type",
+                "uri",
+            ],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "type",
+                            cases: &[
+                                ("text", t::Node::Variant(0, &[])),
+                                ("image", t::Node::Variant(1, &[])),
+                                ("audio", t::Node::Variant(2, &[])),
+                                ("resource_link", t::Node::Variant(3, &[])),
+                                ("resource", t::Node::Variant(4, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ContentBlock, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ContentBlock::TextContent),
+                1 => v.decode().map(ContentBlock::ImageContent),
+                2 => v.decode().map(ContentBlock::AudioContent),
+                3 => v.decode().map(ContentBlock::ResourceLink),
+                _ => v.decode().map(ContentBlock::EmbeddedResource),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `CreateMessageRequest` (MCP 2025-11-25).
@@ -2571,282 +1560,67 @@ pub enum CreateMessageResultContent {
     /// The `Array` alternative.
     Array(Vec<SamplingMessageContentBlock>),
 }
-impl CreateMessageResultContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for CreateMessageResultContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for CreateMessageResultContent {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for CreateMessageResultContent {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
-}
-impl ::core::convert::From<Vec<SamplingMessageContentBlock>>
-for CreateMessageResultContent {
-    /// The `Array` alternative.
-    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_types::support::union! {
+    CreateMessageResultContent "CreateMessageResultContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
+    Array(Vec<SamplingMessageContentBlock>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<CreateMessageResultContent, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "CreateMessageResultContent",
-                one_of: false,
-                variants: &[
-                    "TextContent",
-                    "ImageContent",
-                    "AudioContent",
-                    "ToolUseContent",
-                    "ToolResultContent",
-                    "Array",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("text") && map.contains_key("type")
-                            && map.str_in("type", &["text"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["image"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["audio"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("input")
-                            && map.contains_key("name") && map.contains_key("type")
-                            && map.str_in("type", &["tool_use"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("content") && map.contains_key("toolUseId")
-                            && map.contains_key("type")
-                            && map.str_in("type", &["tool_result"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> ::core::result::Result<
-                CreateMessageResultContent,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            TextContent,
-                            ::serde_json::Error,
-                        >(input, "CreateMessageResultContent", "TextContent", reason)
-                            .map(CreateMessageResultContent::TextContent)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ImageContent,
-                            ::serde_json::Error,
-                        >(input, "CreateMessageResultContent", "ImageContent", reason)
-                            .map(CreateMessageResultContent::ImageContent)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            AudioContent,
-                            ::serde_json::Error,
-                        >(input, "CreateMessageResultContent", "AudioContent", reason)
-                            .map(CreateMessageResultContent::AudioContent)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ToolUseContent,
-                            ::serde_json::Error,
-                        >(input, "CreateMessageResultContent", "ToolUseContent", reason)
-                            .map(CreateMessageResultContent::ToolUseContent)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ToolResultContent,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CreateMessageResultContent",
-                                "ToolResultContent",
-                                reason,
-                            )
-                            .map(CreateMessageResultContent::ToolResultContent)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Vec<SamplingMessageContentBlock>,
-                            ::serde_json::Error,
-                        >(input, "CreateMessageResultContent", "Array", reason)
-                            .map(CreateMessageResultContent::Array)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("type").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "text" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `type` is \"text\"",
-                                        &[],
-                                    )
-                                }
-                                "image" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `type` is \"image\"",
-                                        &[],
-                                    )
-                                }
-                                "audio" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `type` is \"audio\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_use" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `type` is \"tool_use\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_result" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `type` is \"tool_result\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_types::support::Choice::none(
-                                        ::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `type` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                ::mcpwire_types::support::Shape::Array(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        5usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CreateMessageResultContent",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or an array", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for CreateMessageResultContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "CreateMessageResultContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "CreateMessageResultContent")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > (), generator.subschema_for:: <
-                Vec < SamplingMessageContentBlock > > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CreateMessageResultContent",
+            one_of: false,
+            variants: &[
+                "TextContent",
+                "ImageContent",
+                "AudioContent",
+                "ToolUseContent",
+                "ToolResultContent",
+                "Array",
             ],
-        )
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "type",
+                            cases: &[
+                                ("text", t::Node::Variant(0, &[])),
+                                ("image", t::Node::Variant(1, &[])),
+                                ("audio", t::Node::Variant(2, &[])),
+                                ("tool_use", t::Node::Variant(3, &[])),
+                                ("tool_result", t::Node::Variant(4, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                    (t::Token::Array, t::Node::Variant(5, &[])),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> ::core::result::Result<CreateMessageResultContent, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(CreateMessageResultContent::TextContent),
+                1 => v.decode().map(CreateMessageResultContent::ImageContent),
+                2 => v.decode().map(CreateMessageResultContent::AudioContent),
+                3 => v.decode().map(CreateMessageResultContent::ToolUseContent),
+                4 => v.decode().map(CreateMessageResultContent::ToolResultContent),
+                _ => v.decode().map(CreateMessageResultContent::Array),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `CreateTaskResult` (MCP 2025-11-25).
@@ -3013,158 +1787,83 @@ pub enum ElicitRequestParams {
     /// The `ElicitRequestFormParams` alternative.
     ElicitRequestFormParams(ElicitRequestFormParams),
 }
-impl ElicitRequestParams {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ElicitRequestURLParams(_) => "ElicitRequestURLParams",
-            Self::ElicitRequestFormParams(_) => "ElicitRequestFormParams",
-        }
-    }
-}
-impl ::core::convert::From<ElicitRequestURLParams> for ElicitRequestParams {
-    /// The `ElicitRequestURLParams` alternative.
-    fn from(value: ElicitRequestURLParams) -> Self {
-        Self::ElicitRequestURLParams(value)
-    }
-}
-impl ::core::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
-    /// The `ElicitRequestFormParams` alternative.
-    fn from(value: ElicitRequestFormParams) -> Self {
-        Self::ElicitRequestFormParams(value)
-    }
+::mcpwire_types::support::union! {
+    ElicitRequestParams "ElicitRequestParams" schemars "schemars";
+    ElicitRequestURLParams(ElicitRequestURLParams) from;
+    ElicitRequestFormParams(ElicitRequestFormParams) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ElicitRequestParams, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ElicitRequestParams",
-                one_of: false,
-                variants: &["ElicitRequestURLParams", "ElicitRequestFormParams"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("elicitationId") && map.contains_key("message")
-                            && map.contains_key("mode") && map.contains_key("url")
-                            && map.str_in("mode", &["url"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("message")
-                            && map.contains_key("requestedSchema")
-                            && map.has_nested("requestedSchema", "properties")
-                            && map.has_nested("requestedSchema", "type")
-                            && map.str_in("mode", &["form"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ElicitRequestParams, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ElicitRequestURLParams,
-                            ::serde_json::Error,
-                        >(input, "ElicitRequestParams", "ElicitRequestURLParams", reason)
-                            .map(ElicitRequestParams::ElicitRequestURLParams)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ElicitRequestFormParams,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ElicitRequestParams",
-                                "ElicitRequestFormParams",
-                                reason,
-                            )
-                            .map(ElicitRequestParams::ElicitRequestFormParams)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("elicitationId") || map.contains_key("url") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `elicitationId` or `url` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("requestedSchema")
-                        || map.has_nested("requestedSchema", "properties")
-                        || map.has_nested("requestedSchema", "type")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `requestedSchema` or `requestedSchema.properties` or `requestedSchema.type` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"elicitationId\", \"url\", \"requestedSchema\", \"requestedSchema.properties\", \"requestedSchema.type\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ElicitRequestParams",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["elicitationId", "message", "mode", "url"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ElicitRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ElicitRequestParams".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ElicitRequestParams").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < ElicitRequestURLParams > (), generator
-                .subschema_for:: < ElicitRequestFormParams > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ElicitRequestParams",
+            one_of: false,
+            variants: &["ElicitRequestURLParams", "ElicitRequestFormParams"],
+            strings: &["elicitationId", "message", "mode", "url"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["elicitationId"], &["message"], &["mode"], &["url"]],
+                    strs: &[("mode", &["url"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[
+                        &["message"],
+                        &["requestedSchema"],
+                        &["requestedSchema", "properties"],
+                        &["requestedSchema", "type"],
+                    ],
+                    strs: &[("mode", &["form"])],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["elicitationId"], &["url"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `elicitationId` or `url` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[
+                                        &["requestedSchema"],
+                                        &["requestedSchema", "properties"],
+                                        &["requestedSchema", "type"],
+                                    ],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `requestedSchema` or `requestedSchema.properties` or `requestedSchema.type` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ElicitRequestParams, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ElicitRequestParams::ElicitRequestURLParams),
+                _ => v.decode().map(ElicitRequestParams::ElicitRequestFormParams),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ElicitRequestURLParams` (MCP 2025-11-25).
@@ -3946,203 +2645,111 @@ pub enum JSONRPCMessage {
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
-impl JSONRPCMessage {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCRequest(_) => "JSONRPCRequest",
-            Self::JSONRPCNotification(_) => "JSONRPCNotification",
-            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
-            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCRequest> for JSONRPCMessage {
-    /// The `JSONRPCRequest` alternative.
-    fn from(value: JSONRPCRequest) -> Self {
-        Self::JSONRPCRequest(value)
-    }
-}
-impl ::core::convert::From<JSONRPCNotification> for JSONRPCMessage {
-    /// The `JSONRPCNotification` alternative.
-    fn from(value: JSONRPCNotification) -> Self {
-        Self::JSONRPCNotification(value)
-    }
-}
-impl ::core::convert::From<JSONRPCResultResponse> for JSONRPCMessage {
-    /// The `JSONRPCResultResponse` alternative.
-    fn from(value: JSONRPCResultResponse) -> Self {
-        Self::JSONRPCResultResponse(value)
-    }
-}
-impl ::core::convert::From<JSONRPCErrorResponse> for JSONRPCMessage {
-    /// The `JSONRPCErrorResponse` alternative.
-    fn from(value: JSONRPCErrorResponse) -> Self {
-        Self::JSONRPCErrorResponse(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCMessage "JSONRPCMessage" schemars "schemars";
+    JSONRPCRequest(JSONRPCRequest) from;
+    JSONRPCNotification(JSONRPCNotification) from;
+    JSONRPCResultResponse(JSONRPCResultResponse) from;
+    JSONRPCErrorResponse(JSONRPCErrorResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<JSONRPCMessage, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "JSONRPCMessage",
-                one_of: false,
-                variants: &[
-                    "JSONRPCRequest",
-                    "JSONRPCNotification",
-                    "JSONRPCResultResponse",
-                    "JSONRPCErrorResponse",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("result")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("error") && map.has_nested("error", "code")
-                            && map.has_nested("error", "message")
-                            && map.contains_key("jsonrpc")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<JSONRPCMessage, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCRequest,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCMessage", "JSONRPCRequest", reason)
-                            .map(JSONRPCMessage::JSONRPCRequest)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCNotification,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCMessage", "JSONRPCNotification", reason)
-                            .map(JSONRPCMessage::JSONRPCNotification)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCResultResponse,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCMessage", "JSONRPCResultResponse", reason)
-                            .map(JSONRPCMessage::JSONRPCResultResponse)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCErrorResponse,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCMessage", "JSONRPCErrorResponse", reason)
-                            .map(JSONRPCMessage::JSONRPCErrorResponse)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("result") {
-                        ::mcpwire_types::support::Choice::variant(
-                            2usize,
-                            "member `result` is present",
-                            &[0usize, 1usize, 3usize],
-                        )
-                    } else if map.contains_key("error")
-                        || map.has_nested("error", "code")
-                        || map.has_nested("error", "message")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            3usize,
-                            "member `error` or `error.code` or `error.message` is present",
-                            &[0usize, 1usize, 2usize],
-                        )
-                    } else if map.contains_key("id") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "members `id` are present",
-                            &[1usize, 2usize, 3usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "no other variant's distinguishing members are present",
-                            &[0usize, 2usize, 3usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "JSONRPCMessage",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc", "method"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCMessage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCMessage".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCMessage").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCRequest > (), generator
-                .subschema_for:: < JSONRPCNotification > (), generator.subschema_for:: <
-                JSONRPCResultResponse > (), generator.subschema_for:: <
-                JSONRPCErrorResponse > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "JSONRPCMessage",
+            one_of: false,
+            variants: &[
+                "JSONRPCRequest",
+                "JSONRPCNotification",
+                "JSONRPCResultResponse",
+                "JSONRPCErrorResponse",
             ],
-        )
+            strings: &["jsonrpc", "method"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["id"], &["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 2,
+                    required: &[&["id"], &["jsonrpc"], &["result"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 3,
+                    required: &[
+                        &["error"],
+                        &["error", "code"],
+                        &["error", "message"],
+                        &["jsonrpc"],
+                    ],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["result"]],
+                                    variant: 2,
+                                    then: &[0, 1, 3],
+                                    reason: "member `result` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[
+                                        &["error"],
+                                        &["error", "code"],
+                                        &["error", "message"],
+                                    ],
+                                    variant: 3,
+                                    then: &[0, 1, 2],
+                                    reason: "member `error` or `error.code` or `error.message` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[&["id"]],
+                                    any_of: &[],
+                                    variant: 0,
+                                    then: &[1, 2, 3],
+                                    reason: "members `id` are present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(1, &[0, 2, 3])),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<JSONRPCMessage, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(JSONRPCMessage::JSONRPCRequest),
+                1 => v.decode().map(JSONRPCMessage::JSONRPCNotification),
+                2 => v.decode().map(JSONRPCMessage::JSONRPCResultResponse),
+                _ => v.decode().map(JSONRPCMessage::JSONRPCErrorResponse),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCNotification;
@@ -4160,152 +2767,83 @@ pub enum JSONRPCResponse {
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
-impl JSONRPCResponse {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
-            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCResultResponse> for JSONRPCResponse {
-    /// The `JSONRPCResultResponse` alternative.
-    fn from(value: JSONRPCResultResponse) -> Self {
-        Self::JSONRPCResultResponse(value)
-    }
-}
-impl ::core::convert::From<JSONRPCErrorResponse> for JSONRPCResponse {
-    /// The `JSONRPCErrorResponse` alternative.
-    fn from(value: JSONRPCErrorResponse) -> Self {
-        Self::JSONRPCErrorResponse(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCResponse "JSONRPCResponse" schemars "schemars";
+    JSONRPCResultResponse(JSONRPCResultResponse) from;
+    JSONRPCErrorResponse(JSONRPCErrorResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<JSONRPCResponse, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "JSONRPCResponse",
-                one_of: false,
-                variants: &["JSONRPCResultResponse", "JSONRPCErrorResponse"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("result")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("error") && map.has_nested("error", "code")
-                            && map.has_nested("error", "message")
-                            && map.contains_key("jsonrpc")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<JSONRPCResponse, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCResultResponse,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCResponse", "JSONRPCResultResponse", reason)
-                            .map(JSONRPCResponse::JSONRPCResultResponse)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCErrorResponse,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCResponse", "JSONRPCErrorResponse", reason)
-                            .map(JSONRPCResponse::JSONRPCErrorResponse)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("result") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `result` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("error")
-                        || map.has_nested("error", "code")
-                        || map.has_nested("error", "message")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `error` or `error.code` or `error.message` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"result\", \"error\", \"error.code\", \"error.message\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "JSONRPCResponse",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCResponse".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCResponse").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCResultResponse > (), generator
-                .subschema_for:: < JSONRPCErrorResponse > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "JSONRPCResponse",
+            one_of: false,
+            variants: &["JSONRPCResultResponse", "JSONRPCErrorResponse"],
+            strings: &["jsonrpc"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["id"], &["jsonrpc"], &["result"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[
+                        &["error"],
+                        &["error", "code"],
+                        &["error", "message"],
+                        &["jsonrpc"],
+                    ],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["result"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `result` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[
+                                        &["error"],
+                                        &["error", "code"],
+                                        &["error", "message"],
+                                    ],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `error` or `error.code` or `error.message` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<JSONRPCResponse, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(JSONRPCResponse::JSONRPCResultResponse),
+                _ => v.decode().map(JSONRPCResponse::JSONRPCErrorResponse),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `JSONRPCResultResponse` (MCP 2025-11-25).
@@ -6129,272 +4667,67 @@ pub enum SamplingMessageContent {
     /// The `Array` alternative.
     Array(Vec<SamplingMessageContentBlock>),
 }
-impl SamplingMessageContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for SamplingMessageContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for SamplingMessageContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for SamplingMessageContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for SamplingMessageContent {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for SamplingMessageContent {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
-}
-impl ::core::convert::From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
-    /// The `Array` alternative.
-    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_types::support::union! {
+    SamplingMessageContent "SamplingMessageContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
+    Array(Vec<SamplingMessageContentBlock>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<SamplingMessageContent, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "SamplingMessageContent",
-                one_of: false,
-                variants: &[
-                    "TextContent",
-                    "ImageContent",
-                    "AudioContent",
-                    "ToolUseContent",
-                    "ToolResultContent",
-                    "Array",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("text") && map.contains_key("type")
-                            && map.str_in("type", &["text"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["image"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["audio"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("input")
-                            && map.contains_key("name") && map.contains_key("type")
-                            && map.str_in("type", &["tool_use"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("content") && map.contains_key("toolUseId")
-                            && map.contains_key("type")
-                            && map.str_in("type", &["tool_result"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> ::core::result::Result<SamplingMessageContent, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            TextContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "TextContent", reason)
-                            .map(SamplingMessageContent::TextContent)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ImageContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "ImageContent", reason)
-                            .map(SamplingMessageContent::ImageContent)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            AudioContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "AudioContent", reason)
-                            .map(SamplingMessageContent::AudioContent)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ToolUseContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "ToolUseContent", reason)
-                            .map(SamplingMessageContent::ToolUseContent)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ToolResultContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "ToolResultContent", reason)
-                            .map(SamplingMessageContent::ToolResultContent)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Vec<SamplingMessageContentBlock>,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "Array", reason)
-                            .map(SamplingMessageContent::Array)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("type").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "text" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `type` is \"text\"",
-                                        &[],
-                                    )
-                                }
-                                "image" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `type` is \"image\"",
-                                        &[],
-                                    )
-                                }
-                                "audio" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `type` is \"audio\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_use" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `type` is \"tool_use\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_result" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `type` is \"tool_result\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_types::support::Choice::none(
-                                        ::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `type` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                ::mcpwire_types::support::Shape::Array(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        5usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "SamplingMessageContent",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or an array", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SamplingMessageContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SamplingMessageContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SamplingMessageContent").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > (), generator.subschema_for:: <
-                Vec < SamplingMessageContentBlock > > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "SamplingMessageContent",
+            one_of: false,
+            variants: &[
+                "TextContent",
+                "ImageContent",
+                "AudioContent",
+                "ToolUseContent",
+                "ToolResultContent",
+                "Array",
             ],
-        )
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "type",
+                            cases: &[
+                                ("text", t::Node::Variant(0, &[])),
+                                ("image", t::Node::Variant(1, &[])),
+                                ("audio", t::Node::Variant(2, &[])),
+                                ("tool_use", t::Node::Variant(3, &[])),
+                                ("tool_result", t::Node::Variant(4, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                    (t::Token::Array, t::Node::Variant(5, &[])),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> ::core::result::Result<SamplingMessageContent, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(SamplingMessageContent::TextContent),
+                1 => v.decode().map(SamplingMessageContent::ImageContent),
+                2 => v.decode().map(SamplingMessageContent::AudioContent),
+                3 => v.decode().map(SamplingMessageContent::ToolUseContent),
+                4 => v.decode().map(SamplingMessageContent::ToolResultContent),
+                _ => v.decode().map(SamplingMessageContent::Array),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `SamplingMessageContentBlock` (MCP 2025-11-25).
@@ -6416,256 +4749,66 @@ pub enum SamplingMessageContentBlock {
     /// The `ToolResultContent` alternative.
     ToolResultContent(ToolResultContent),
 }
-impl SamplingMessageContentBlock {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for SamplingMessageContentBlock {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for SamplingMessageContentBlock {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for SamplingMessageContentBlock {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for SamplingMessageContentBlock {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for SamplingMessageContentBlock {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
+::mcpwire_types::support::union! {
+    SamplingMessageContentBlock "SamplingMessageContentBlock" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<SamplingMessageContentBlock, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "SamplingMessageContentBlock",
-                one_of: false,
-                variants: &[
-                    "TextContent",
-                    "ImageContent",
-                    "AudioContent",
-                    "ToolUseContent",
-                    "ToolResultContent",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("text") && map.contains_key("type")
-                            && map.str_in("type", &["text"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["image"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["audio"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("input")
-                            && map.contains_key("name") && map.contains_key("type")
-                            && map.str_in("type", &["tool_use"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("content") && map.contains_key("toolUseId")
-                            && map.contains_key("type")
-                            && map.str_in("type", &["tool_result"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<
-                SamplingMessageContentBlock,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            TextContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContentBlock", "TextContent", reason)
-                            .map(SamplingMessageContentBlock::TextContent)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ImageContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContentBlock", "ImageContent", reason)
-                            .map(SamplingMessageContentBlock::ImageContent)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            AudioContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContentBlock", "AudioContent", reason)
-                            .map(SamplingMessageContentBlock::AudioContent)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ToolUseContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContentBlock", "ToolUseContent", reason)
-                            .map(SamplingMessageContentBlock::ToolUseContent)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ToolResultContent,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "SamplingMessageContentBlock",
-                                "ToolResultContent",
-                                reason,
-                            )
-                            .map(SamplingMessageContentBlock::ToolResultContent)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("type").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "text" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `type` is \"text\"",
-                                        &[],
-                                    )
-                                }
-                                "image" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `type` is \"image\"",
-                                        &[],
-                                    )
-                                }
-                                "audio" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `type` is \"audio\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_use" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `type` is \"tool_use\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_result" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `type` is \"tool_result\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_types::support::Choice::none(
-                                        ::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `type` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "SamplingMessageContentBlock",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["data", "id", "mimeType", "name", "text", "toolUseId", "type"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SamplingMessageContentBlock {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SamplingMessageContentBlock".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SamplingMessageContentBlock")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "SamplingMessageContentBlock",
+            one_of: false,
+            variants: &[
+                "TextContent",
+                "ImageContent",
+                "AudioContent",
+                "ToolUseContent",
+                "ToolResultContent",
             ],
-        )
+            strings: &["data", "id", "mimeType", "name", "text", "toolUseId", "type"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "type",
+                            cases: &[
+                                ("text", t::Node::Variant(0, &[])),
+                                ("image", t::Node::Variant(1, &[])),
+                                ("audio", t::Node::Variant(2, &[])),
+                                ("tool_use", t::Node::Variant(3, &[])),
+                                ("tool_result", t::Node::Variant(4, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<SamplingMessageContentBlock, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(SamplingMessageContentBlock::TextContent),
+                1 => v.decode().map(SamplingMessageContentBlock::ImageContent),
+                2 => v.decode().map(SamplingMessageContentBlock::AudioContent),
+                3 => v.decode().map(SamplingMessageContentBlock::ToolUseContent),
+                _ => v.decode().map(SamplingMessageContentBlock::ToolResultContent),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ServerCapabilities` (MCP 2025-11-25).
@@ -6852,422 +4995,101 @@ pub enum ServerNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ServerNotification {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CancelledNotification(_) => "CancelledNotification",
-            Self::ProgressNotification(_) => "ProgressNotification",
-            Self::ResourceListChangedNotification(_) => "ResourceListChangedNotification",
-            Self::ResourceUpdatedNotification(_) => "ResourceUpdatedNotification",
-            Self::PromptListChangedNotification(_) => "PromptListChangedNotification",
-            Self::ToolListChangedNotification(_) => "ToolListChangedNotification",
-            Self::TaskStatusNotification(_) => "TaskStatusNotification",
-            Self::LoggingMessageNotification(_) => "LoggingMessageNotification",
-            Self::ElicitationCompleteNotification(_) => "ElicitationCompleteNotification",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CancelledNotification> for ServerNotification {
-    /// The `CancelledNotification` alternative.
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-impl ::core::convert::From<ProgressNotification> for ServerNotification {
-    /// The `ProgressNotification` alternative.
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceListChangedNotification> for ServerNotification {
-    /// The `ResourceListChangedNotification` alternative.
-    fn from(value: ResourceListChangedNotification) -> Self {
-        Self::ResourceListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceUpdatedNotification> for ServerNotification {
-    /// The `ResourceUpdatedNotification` alternative.
-    fn from(value: ResourceUpdatedNotification) -> Self {
-        Self::ResourceUpdatedNotification(value)
-    }
-}
-impl ::core::convert::From<PromptListChangedNotification> for ServerNotification {
-    /// The `PromptListChangedNotification` alternative.
-    fn from(value: PromptListChangedNotification) -> Self {
-        Self::PromptListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<ToolListChangedNotification> for ServerNotification {
-    /// The `ToolListChangedNotification` alternative.
-    fn from(value: ToolListChangedNotification) -> Self {
-        Self::ToolListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<TaskStatusNotification> for ServerNotification {
-    /// The `TaskStatusNotification` alternative.
-    fn from(value: TaskStatusNotification) -> Self {
-        Self::TaskStatusNotification(value)
-    }
-}
-impl ::core::convert::From<LoggingMessageNotification> for ServerNotification {
-    /// The `LoggingMessageNotification` alternative.
-    fn from(value: LoggingMessageNotification) -> Self {
-        Self::LoggingMessageNotification(value)
-    }
-}
-impl ::core::convert::From<ElicitationCompleteNotification> for ServerNotification {
-    /// The `ElicitationCompleteNotification` alternative.
-    fn from(value: ElicitationCompleteNotification) -> Self {
-        Self::ElicitationCompleteNotification(value)
-    }
+::mcpwire_types::support::union! {
+    ServerNotification "ServerNotification" schemars "schemars";
+    CancelledNotification(CancelledNotification) from;
+    ProgressNotification(ProgressNotification) from;
+    ResourceListChangedNotification(ResourceListChangedNotification) from;
+    ResourceUpdatedNotification(ResourceUpdatedNotification) from;
+    PromptListChangedNotification(PromptListChangedNotification) from;
+    ToolListChangedNotification(ToolListChangedNotification) from;
+    TaskStatusNotification(TaskStatusNotification) from;
+    LoggingMessageNotification(LoggingMessageNotification) from;
+    ElicitationCompleteNotification(ElicitationCompleteNotification) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ServerNotification, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ServerNotification",
-                one_of: false,
-                variants: &[
-                    "CancelledNotification",
-                    "ProgressNotification",
-                    "ResourceListChangedNotification",
-                    "ResourceUpdatedNotification",
-                    "PromptListChangedNotification",
-                    "ToolListChangedNotification",
-                    "TaskStatusNotification",
-                    "LoggingMessageNotification",
-                    "ElicitationCompleteNotification",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/cancelled"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "progress")
-                            && map.has_nested("params", "progressToken")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/progress"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map
-                                .str_in("method", &["notifications/resources/list_changed"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "uri")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/resources/updated"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map
-                                .str_in("method", &["notifications/prompts/list_changed"])
-                    }
-                    (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map
-                                .str_in("method", &["notifications/tools/list_changed"])
-                    }
-                    (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "createdAt")
-                            && map.has_nested("params", "lastUpdatedAt")
-                            && map.has_nested("params", "status")
-                            && map.has_nested("params", "taskId")
-                            && map.has_nested("params", "ttl")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/tasks/status"])
-                    }
-                    (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "data")
-                            && map.has_nested("params", "level")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/message"])
-                    }
-                    (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "elicitationId")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map
-                                .str_in("method", &["notifications/elicitation/complete"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ServerNotification, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CancelledNotification,
-                            ::serde_json::Error,
-                        >(input, "ServerNotification", "CancelledNotification", reason)
-                            .map(ServerNotification::CancelledNotification)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ProgressNotification,
-                            ::serde_json::Error,
-                        >(input, "ServerNotification", "ProgressNotification", reason)
-                            .map(ServerNotification::ProgressNotification)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ResourceListChangedNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "ResourceListChangedNotification",
-                                reason,
-                            )
-                            .map(ServerNotification::ResourceListChangedNotification)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ResourceUpdatedNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "ResourceUpdatedNotification",
-                                reason,
-                            )
-                            .map(ServerNotification::ResourceUpdatedNotification)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            PromptListChangedNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "PromptListChangedNotification",
-                                reason,
-                            )
-                            .map(ServerNotification::PromptListChangedNotification)
-                    }
-                    5usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ToolListChangedNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "ToolListChangedNotification",
-                                reason,
-                            )
-                            .map(ServerNotification::ToolListChangedNotification)
-                    }
-                    6usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            TaskStatusNotification,
-                            ::serde_json::Error,
-                        >(input, "ServerNotification", "TaskStatusNotification", reason)
-                            .map(ServerNotification::TaskStatusNotification)
-                    }
-                    7usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            LoggingMessageNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "LoggingMessageNotification",
-                                reason,
-                            )
-                            .map(ServerNotification::LoggingMessageNotification)
-                    }
-                    8usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ElicitationCompleteNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "ElicitationCompleteNotification",
-                                reason,
-                            )
-                            .map(ServerNotification::ElicitationCompleteNotification)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ::mcpwire_types::support::UnknownMethod,
-                            ::serde_json::Error,
-                        >(input, "ServerNotification", "Unknown", reason)
-                            .map(ServerNotification::Unknown)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("method").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "notifications/cancelled" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `method` is \"notifications/cancelled\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/progress" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `method` is \"notifications/progress\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/resources/list_changed" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `method` is \"notifications/resources/list_changed\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/resources/updated" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `method` is \"notifications/resources/updated\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/prompts/list_changed" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `method` is \"notifications/prompts/list_changed\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/tools/list_changed" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        5usize,
-                                        "member `method` is \"notifications/tools/list_changed\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/tasks/status" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        6usize,
-                                        "member `method` is \"notifications/tasks/status\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/message" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        7usize,
-                                        "member `method` is \"notifications/message\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/elicitation/complete" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        8usize,
-                                        "member `method` is \"notifications/elicitation/complete\"",
-                                        &[],
-                                    )
-                                }
-                                _ => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        ::mcpwire_types::support::UNKNOWN_METHOD,
-                                        "its method is not one this version defines",
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `method` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ServerNotification",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc", "method"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerNotification".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerNotification").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CancelledNotification > (), generator
-                .subschema_for:: < ProgressNotification > (), generator.subschema_for:: <
-                ResourceListChangedNotification > (), generator.subschema_for:: <
-                ResourceUpdatedNotification > (), generator.subschema_for:: <
-                PromptListChangedNotification > (), generator.subschema_for:: <
-                ToolListChangedNotification > (), generator.subschema_for:: <
-                TaskStatusNotification > (), generator.subschema_for:: <
-                LoggingMessageNotification > (), generator.subschema_for:: <
-                ElicitationCompleteNotification > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ServerNotification",
+            one_of: false,
+            variants: &[
+                "CancelledNotification",
+                "ProgressNotification",
+                "ResourceListChangedNotification",
+                "ResourceUpdatedNotification",
+                "PromptListChangedNotification",
+                "ToolListChangedNotification",
+                "TaskStatusNotification",
+                "LoggingMessageNotification",
+                "ElicitationCompleteNotification",
             ],
-        )
+            strings: &["jsonrpc", "method"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "method",
+                            cases: &[
+                                ("notifications/cancelled", t::Node::Variant(0, &[])),
+                                ("notifications/progress", t::Node::Variant(1, &[])),
+                                (
+                                    "notifications/resources/list_changed",
+                                    t::Node::Variant(2, &[]),
+                                ),
+                                (
+                                    "notifications/resources/updated",
+                                    t::Node::Variant(3, &[]),
+                                ),
+                                (
+                                    "notifications/prompts/list_changed",
+                                    t::Node::Variant(4, &[]),
+                                ),
+                                (
+                                    "notifications/tools/list_changed",
+                                    t::Node::Variant(5, &[]),
+                                ),
+                                ("notifications/tasks/status", t::Node::Variant(6, &[])),
+                                ("notifications/message", t::Node::Variant(7, &[])),
+                                (
+                                    "notifications/elicitation/complete",
+                                    t::Node::Variant(8, &[]),
+                                ),
+                            ],
+                            otherwise: t::Else::Then(
+                                &t::Node::Variant(t::UNKNOWN_METHOD, &[]),
+                            ),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ServerNotification, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ServerNotification::CancelledNotification),
+                1 => v.decode().map(ServerNotification::ProgressNotification),
+                2 => v.decode().map(ServerNotification::ResourceListChangedNotification),
+                3 => v.decode().map(ServerNotification::ResourceUpdatedNotification),
+                4 => v.decode().map(ServerNotification::PromptListChangedNotification),
+                5 => v.decode().map(ServerNotification::ToolListChangedNotification),
+                6 => v.decode().map(ServerNotification::TaskStatusNotification),
+                7 => v.decode().map(ServerNotification::LoggingMessageNotification),
+                8 => v.decode().map(ServerNotification::ElicitationCompleteNotification),
+                _ => v.decode().map(ServerNotification::Unknown),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ServerRequest` (MCP 2025-11-25).
@@ -7297,354 +5119,82 @@ pub enum ServerRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ServerRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::PingRequest(_) => "PingRequest",
-            Self::GetTaskRequest(_) => "GetTaskRequest",
-            Self::GetTaskPayloadRequest(_) => "GetTaskPayloadRequest",
-            Self::CancelTaskRequest(_) => "CancelTaskRequest",
-            Self::ListTasksRequest(_) => "ListTasksRequest",
-            Self::CreateMessageRequest(_) => "CreateMessageRequest",
-            Self::ListRootsRequest(_) => "ListRootsRequest",
-            Self::ElicitRequest(_) => "ElicitRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<PingRequest> for ServerRequest {
-    /// The `PingRequest` alternative.
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-impl ::core::convert::From<GetTaskRequest> for ServerRequest {
-    /// The `GetTaskRequest` alternative.
-    fn from(value: GetTaskRequest) -> Self {
-        Self::GetTaskRequest(value)
-    }
-}
-impl ::core::convert::From<GetTaskPayloadRequest> for ServerRequest {
-    /// The `GetTaskPayloadRequest` alternative.
-    fn from(value: GetTaskPayloadRequest) -> Self {
-        Self::GetTaskPayloadRequest(value)
-    }
-}
-impl ::core::convert::From<CancelTaskRequest> for ServerRequest {
-    /// The `CancelTaskRequest` alternative.
-    fn from(value: CancelTaskRequest) -> Self {
-        Self::CancelTaskRequest(value)
-    }
-}
-impl ::core::convert::From<ListTasksRequest> for ServerRequest {
-    /// The `ListTasksRequest` alternative.
-    fn from(value: ListTasksRequest) -> Self {
-        Self::ListTasksRequest(value)
-    }
-}
-impl ::core::convert::From<CreateMessageRequest> for ServerRequest {
-    /// The `CreateMessageRequest` alternative.
-    fn from(value: CreateMessageRequest) -> Self {
-        Self::CreateMessageRequest(value)
-    }
-}
-impl ::core::convert::From<ListRootsRequest> for ServerRequest {
-    /// The `ListRootsRequest` alternative.
-    fn from(value: ListRootsRequest) -> Self {
-        Self::ListRootsRequest(value)
-    }
-}
-impl ::core::convert::From<ElicitRequest> for ServerRequest {
-    /// The `ElicitRequest` alternative.
-    fn from(value: ElicitRequest) -> Self {
-        Self::ElicitRequest(value)
-    }
+::mcpwire_types::support::union! {
+    ServerRequest "ServerRequest" schemars "schemars";
+    PingRequest(PingRequest) from;
+    GetTaskRequest(GetTaskRequest) from;
+    GetTaskPayloadRequest(GetTaskPayloadRequest) from;
+    CancelTaskRequest(CancelTaskRequest) from;
+    ListTasksRequest(ListTasksRequest) from;
+    CreateMessageRequest(CreateMessageRequest) from;
+    ListRootsRequest(ListRootsRequest) from;
+    ElicitRequest(ElicitRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ServerRequest, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ServerRequest",
-                one_of: false,
-                variants: &[
-                    "PingRequest",
-                    "GetTaskRequest",
-                    "GetTaskPayloadRequest",
-                    "CancelTaskRequest",
-                    "ListTasksRequest",
-                    "CreateMessageRequest",
-                    "ListRootsRequest",
-                    "ElicitRequest",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["ping"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "taskId")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tasks/get"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "taskId")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tasks/result"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "taskId")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tasks/cancel"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tasks/list"])
-                    }
-                    (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "maxTokens")
-                            && map.has_nested("params", "messages")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["sampling/createMessage"])
-                    }
-                    (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["roots/list"])
-                    }
-                    (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["elicitation/create"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ServerRequest, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            PingRequest,
-                            ::serde_json::Error,
-                        >(input, "ServerRequest", "PingRequest", reason)
-                            .map(ServerRequest::PingRequest)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetTaskRequest,
-                            ::serde_json::Error,
-                        >(input, "ServerRequest", "GetTaskRequest", reason)
-                            .map(ServerRequest::GetTaskRequest)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetTaskPayloadRequest,
-                            ::serde_json::Error,
-                        >(input, "ServerRequest", "GetTaskPayloadRequest", reason)
-                            .map(ServerRequest::GetTaskPayloadRequest)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CancelTaskRequest,
-                            ::serde_json::Error,
-                        >(input, "ServerRequest", "CancelTaskRequest", reason)
-                            .map(ServerRequest::CancelTaskRequest)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListTasksRequest,
-                            ::serde_json::Error,
-                        >(input, "ServerRequest", "ListTasksRequest", reason)
-                            .map(ServerRequest::ListTasksRequest)
-                    }
-                    5usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CreateMessageRequest,
-                            ::serde_json::Error,
-                        >(input, "ServerRequest", "CreateMessageRequest", reason)
-                            .map(ServerRequest::CreateMessageRequest)
-                    }
-                    6usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListRootsRequest,
-                            ::serde_json::Error,
-                        >(input, "ServerRequest", "ListRootsRequest", reason)
-                            .map(ServerRequest::ListRootsRequest)
-                    }
-                    7usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ElicitRequest,
-                            ::serde_json::Error,
-                        >(input, "ServerRequest", "ElicitRequest", reason)
-                            .map(ServerRequest::ElicitRequest)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ::mcpwire_types::support::UnknownMethod,
-                            ::serde_json::Error,
-                        >(input, "ServerRequest", "Unknown", reason)
-                            .map(ServerRequest::Unknown)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("method").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "ping" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `method` is \"ping\"",
-                                        &[],
-                                    )
-                                }
-                                "tasks/get" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `method` is \"tasks/get\"",
-                                        &[],
-                                    )
-                                }
-                                "tasks/result" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `method` is \"tasks/result\"",
-                                        &[],
-                                    )
-                                }
-                                "tasks/cancel" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `method` is \"tasks/cancel\"",
-                                        &[],
-                                    )
-                                }
-                                "tasks/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `method` is \"tasks/list\"",
-                                        &[],
-                                    )
-                                }
-                                "sampling/createMessage" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        5usize,
-                                        "member `method` is \"sampling/createMessage\"",
-                                        &[],
-                                    )
-                                }
-                                "roots/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        6usize,
-                                        "member `method` is \"roots/list\"",
-                                        &[],
-                                    )
-                                }
-                                "elicitation/create" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        7usize,
-                                        "member `method` is \"elicitation/create\"",
-                                        &[],
-                                    )
-                                }
-                                _ => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        ::mcpwire_types::support::UNKNOWN_METHOD,
-                                        "its method is not one this version defines",
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `method` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ServerRequest",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc", "method"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < PingRequest > (), generator.subschema_for:: <
-                GetTaskRequest > (), generator.subschema_for:: < GetTaskPayloadRequest >
-                (), generator.subschema_for:: < CancelTaskRequest > (), generator
-                .subschema_for:: < ListTasksRequest > (), generator.subschema_for:: <
-                CreateMessageRequest > (), generator.subschema_for:: < ListRootsRequest >
-                (), generator.subschema_for:: < ElicitRequest > (), generator
-                .subschema_for:: < ::mcpwire_types::support::UnknownMethod > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ServerRequest",
+            one_of: false,
+            variants: &[
+                "PingRequest",
+                "GetTaskRequest",
+                "GetTaskPayloadRequest",
+                "CancelTaskRequest",
+                "ListTasksRequest",
+                "CreateMessageRequest",
+                "ListRootsRequest",
+                "ElicitRequest",
             ],
-        )
+            strings: &["jsonrpc", "method"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "method",
+                            cases: &[
+                                ("ping", t::Node::Variant(0, &[])),
+                                ("tasks/get", t::Node::Variant(1, &[])),
+                                ("tasks/result", t::Node::Variant(2, &[])),
+                                ("tasks/cancel", t::Node::Variant(3, &[])),
+                                ("tasks/list", t::Node::Variant(4, &[])),
+                                ("sampling/createMessage", t::Node::Variant(5, &[])),
+                                ("roots/list", t::Node::Variant(6, &[])),
+                                ("elicitation/create", t::Node::Variant(7, &[])),
+                            ],
+                            otherwise: t::Else::Then(
+                                &t::Node::Variant(t::UNKNOWN_METHOD, &[]),
+                            ),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ServerRequest, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ServerRequest::PingRequest),
+                1 => v.decode().map(ServerRequest::GetTaskRequest),
+                2 => v.decode().map(ServerRequest::GetTaskPayloadRequest),
+                3 => v.decode().map(ServerRequest::CancelTaskRequest),
+                4 => v.decode().map(ServerRequest::ListTasksRequest),
+                5 => v.decode().map(ServerRequest::CreateMessageRequest),
+                6 => v.decode().map(ServerRequest::ListRootsRequest),
+                7 => v.decode().map(ServerRequest::ElicitRequest),
+                _ => v.decode().map(ServerRequest::Unknown),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ServerResult` (MCP 2025-11-25).
@@ -7684,524 +5234,316 @@ pub enum ServerResult {
     /// The `CompleteResult` alternative.
     CompleteResult(CompleteResult),
 }
-impl ServerResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::InitializeResult(_) => "InitializeResult",
-            Self::ListResourcesResult(_) => "ListResourcesResult",
-            Self::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
-            Self::ReadResourceResult(_) => "ReadResourceResult",
-            Self::ListPromptsResult(_) => "ListPromptsResult",
-            Self::GetPromptResult(_) => "GetPromptResult",
-            Self::ListToolsResult(_) => "ListToolsResult",
-            Self::CallToolResult(_) => "CallToolResult",
-            Self::GetTaskResult(_) => "GetTaskResult",
-            Self::GetTaskPayloadResult(_) => "GetTaskPayloadResult",
-            Self::CancelTaskResult(_) => "CancelTaskResult",
-            Self::ListTasksResult(_) => "ListTasksResult",
-            Self::CompleteResult(_) => "CompleteResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for ServerResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<InitializeResult> for ServerResult {
-    /// The `InitializeResult` alternative.
-    fn from(value: InitializeResult) -> Self {
-        Self::InitializeResult(value)
-    }
-}
-impl ::core::convert::From<ListResourcesResult> for ServerResult {
-    /// The `ListResourcesResult` alternative.
-    fn from(value: ListResourcesResult) -> Self {
-        Self::ListResourcesResult(value)
-    }
-}
-impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
-    /// The `ListResourceTemplatesResult` alternative.
-    fn from(value: ListResourceTemplatesResult) -> Self {
-        Self::ListResourceTemplatesResult(value)
-    }
-}
-impl ::core::convert::From<ReadResourceResult> for ServerResult {
-    /// The `ReadResourceResult` alternative.
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
-    }
-}
-impl ::core::convert::From<ListPromptsResult> for ServerResult {
-    /// The `ListPromptsResult` alternative.
-    fn from(value: ListPromptsResult) -> Self {
-        Self::ListPromptsResult(value)
-    }
-}
-impl ::core::convert::From<GetPromptResult> for ServerResult {
-    /// The `GetPromptResult` alternative.
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
-    }
-}
-impl ::core::convert::From<ListToolsResult> for ServerResult {
-    /// The `ListToolsResult` alternative.
-    fn from(value: ListToolsResult) -> Self {
-        Self::ListToolsResult(value)
-    }
-}
-impl ::core::convert::From<CallToolResult> for ServerResult {
-    /// The `CallToolResult` alternative.
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
-}
-impl ::core::convert::From<GetTaskResult> for ServerResult {
-    /// The `GetTaskResult` alternative.
-    fn from(value: GetTaskResult) -> Self {
-        Self::GetTaskResult(value)
-    }
-}
-impl ::core::convert::From<GetTaskPayloadResult> for ServerResult {
-    /// The `GetTaskPayloadResult` alternative.
-    fn from(value: GetTaskPayloadResult) -> Self {
-        Self::GetTaskPayloadResult(value)
-    }
-}
-impl ::core::convert::From<CancelTaskResult> for ServerResult {
-    /// The `CancelTaskResult` alternative.
-    fn from(value: CancelTaskResult) -> Self {
-        Self::CancelTaskResult(value)
-    }
-}
-impl ::core::convert::From<ListTasksResult> for ServerResult {
-    /// The `ListTasksResult` alternative.
-    fn from(value: ListTasksResult) -> Self {
-        Self::ListTasksResult(value)
-    }
-}
-impl ::core::convert::From<CompleteResult> for ServerResult {
-    /// The `CompleteResult` alternative.
-    fn from(value: CompleteResult) -> Self {
-        Self::CompleteResult(value)
-    }
+::mcpwire_types::support::union! {
+    ServerResult "ServerResult" schemars "schemars";
+    Result(Result) from;
+    InitializeResult(InitializeResult) from;
+    ListResourcesResult(ListResourcesResult) from;
+    ListResourceTemplatesResult(ListResourceTemplatesResult) from;
+    ReadResourceResult(ReadResourceResult) from;
+    ListPromptsResult(ListPromptsResult) from;
+    GetPromptResult(GetPromptResult) from;
+    ListToolsResult(ListToolsResult) from;
+    CallToolResult(CallToolResult) from;
+    GetTaskResult(GetTaskResult) from;
+    GetTaskPayloadResult(GetTaskPayloadResult) from;
+    CancelTaskResult(CancelTaskResult) from;
+    ListTasksResult(ListTasksResult) from;
+    CompleteResult(CompleteResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ServerResult, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ServerResult",
-                one_of: false,
-                variants: &[
-                    "Result",
-                    "InitializeResult",
-                    "ListResourcesResult",
-                    "ListResourceTemplatesResult",
-                    "ReadResourceResult",
-                    "ListPromptsResult",
-                    "GetPromptResult",
-                    "ListToolsResult",
-                    "CallToolResult",
-                    "GetTaskResult",
-                    "GetTaskPayloadResult",
-                    "CancelTaskResult",
-                    "ListTasksResult",
-                    "CompleteResult",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("capabilities")
-                            && map.contains_key("protocolVersion")
-                            && map.contains_key("serverInfo")
-                            && map.has_nested("serverInfo", "name")
-                            && map.has_nested("serverInfo", "version")
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("resources")
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("resourceTemplates")
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("contents")
-                    }
-                    (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("prompts")
-                    }
-                    (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("messages")
-                    }
-                    (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("tools")
-                    }
-                    (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("content")
-                    }
-                    (9usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("createdAt")
-                            && map.contains_key("lastUpdatedAt")
-                            && map.contains_key("status") && map.contains_key("taskId")
-                            && map.contains_key("ttl")
-                            && map
-                                .str_in(
-                                    "status",
-                                    &[
-                                        "cancelled",
-                                        "completed",
-                                        "failed",
-                                        "input_required",
-                                        "working",
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ServerResult",
+            one_of: false,
+            variants: &[
+                "Result",
+                "InitializeResult",
+                "ListResourcesResult",
+                "ListResourceTemplatesResult",
+                "ReadResourceResult",
+                "ListPromptsResult",
+                "GetPromptResult",
+                "ListToolsResult",
+                "CallToolResult",
+                "GetTaskResult",
+                "GetTaskPayloadResult",
+                "CancelTaskResult",
+                "ListTasksResult",
+                "CompleteResult",
+            ],
+            strings: &[
+                "createdAt",
+                "description",
+                "instructions",
+                "lastUpdatedAt",
+                "nextCursor",
+                "protocolVersion",
+                "status",
+                "statusMessage",
+                "taskId",
+            ],
+            checks: &[
+                t::Check {
+                    variant: 1,
+                    required: &[
+                        &["capabilities"],
+                        &["protocolVersion"],
+                        &["serverInfo"],
+                        &["serverInfo", "name"],
+                        &["serverInfo", "version"],
+                    ],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 2,
+                    required: &[&["resources"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 3,
+                    required: &[&["resourceTemplates"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 4,
+                    required: &[&["contents"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 5,
+                    required: &[&["prompts"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 6,
+                    required: &[&["messages"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 7,
+                    required: &[&["tools"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 8,
+                    required: &[&["content"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 9,
+                    required: &[
+                        &["createdAt"],
+                        &["lastUpdatedAt"],
+                        &["status"],
+                        &["taskId"],
+                        &["ttl"],
+                    ],
+                    strs: &[
+                        (
+                            "status",
+                            &[
+                                "cancelled",
+                                "completed",
+                                "failed",
+                                "input_required",
+                                "working",
+                            ],
+                        ),
+                    ],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 11,
+                    required: &[
+                        &["createdAt"],
+                        &["lastUpdatedAt"],
+                        &["status"],
+                        &["taskId"],
+                        &["ttl"],
+                    ],
+                    strs: &[
+                        (
+                            "status",
+                            &[
+                                "cancelled",
+                                "completed",
+                                "failed",
+                                "input_required",
+                                "working",
+                            ],
+                        ),
+                    ],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 12,
+                    required: &[&["tasks"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 13,
+                    required: &[&["completion"], &["completion", "values"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[
+                                        &["capabilities"],
+                                        &["protocolVersion"],
+                                        &["serverInfo"],
+                                        &["serverInfo", "name"],
+                                        &["serverInfo", "version"],
                                     ],
-                                )
-                    }
-                    (11usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("createdAt")
-                            && map.contains_key("lastUpdatedAt")
-                            && map.contains_key("status") && map.contains_key("taskId")
-                            && map.contains_key("ttl")
-                            && map
-                                .str_in(
-                                    "status",
-                                    &[
-                                        "cancelled",
-                                        "completed",
-                                        "failed",
-                                        "input_required",
-                                        "working",
+                                    variant: 1,
+                                    then: &[0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+                                    reason: "member `capabilities` or `protocolVersion` or `serverInfo` or `serverInfo.name` or `serverInfo.version` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["resources"]],
+                                    variant: 2,
+                                    then: &[0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+                                    reason: "member `resources` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["resourceTemplates"]],
+                                    variant: 3,
+                                    then: &[0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+                                    reason: "member `resourceTemplates` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["contents"]],
+                                    variant: 4,
+                                    then: &[0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+                                    reason: "member `contents` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["prompts"]],
+                                    variant: 5,
+                                    then: &[0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13],
+                                    reason: "member `prompts` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["messages"]],
+                                    variant: 6,
+                                    then: &[0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13],
+                                    reason: "member `messages` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["tools"]],
+                                    variant: 7,
+                                    then: &[0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13],
+                                    reason: "member `tools` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["content"]],
+                                    variant: 8,
+                                    then: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13],
+                                    reason: "member `content` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["tasks"]],
+                                    variant: 12,
+                                    then: &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13],
+                                    reason: "member `tasks` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["completion"], &["completion", "values"]],
+                                    variant: 13,
+                                    then: &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+                                    reason: "member `completion` or `completion.values` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[
+                                        &["createdAt"],
+                                        &["lastUpdatedAt"],
+                                        &["status"],
+                                        &["taskId"],
+                                        &["ttl"],
                                     ],
-                                )
-                    }
-                    (12usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("tasks")
-                    }
-                    (13usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("completion")
-                            && map.has_nested("completion", "values")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ServerResult, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            Result,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "Result", reason)
-                            .map(ServerResult::Result)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            InitializeResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "InitializeResult", reason)
-                            .map(ServerResult::InitializeResult)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListResourcesResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "ListResourcesResult", reason)
-                            .map(ServerResult::ListResourcesResult)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListResourceTemplatesResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "ListResourceTemplatesResult", reason)
-                            .map(ServerResult::ListResourceTemplatesResult)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ReadResourceResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "ReadResourceResult", reason)
-                            .map(ServerResult::ReadResourceResult)
-                    }
-                    5usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListPromptsResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "ListPromptsResult", reason)
-                            .map(ServerResult::ListPromptsResult)
-                    }
-                    6usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetPromptResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "GetPromptResult", reason)
-                            .map(ServerResult::GetPromptResult)
-                    }
-                    7usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListToolsResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "ListToolsResult", reason)
-                            .map(ServerResult::ListToolsResult)
-                    }
-                    8usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CallToolResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "CallToolResult", reason)
-                            .map(ServerResult::CallToolResult)
-                    }
-                    9usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetTaskResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "GetTaskResult", reason)
-                            .map(ServerResult::GetTaskResult)
-                    }
-                    10usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetTaskPayloadResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "GetTaskPayloadResult", reason)
-                            .map(ServerResult::GetTaskPayloadResult)
-                    }
-                    11usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CancelTaskResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "CancelTaskResult", reason)
-                            .map(ServerResult::CancelTaskResult)
-                    }
-                    12usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListTasksResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "ListTasksResult", reason)
-                            .map(ServerResult::ListTasksResult)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CompleteResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "CompleteResult", reason)
-                            .map(ServerResult::CompleteResult)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("capabilities")
-                        || map.contains_key("protocolVersion")
-                        || map.contains_key("serverInfo")
-                        || map.has_nested("serverInfo", "name")
-                        || map.has_nested("serverInfo", "version")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `capabilities` or `protocolVersion` or `serverInfo` or `serverInfo.name` or `serverInfo.version` is present",
-                            &[
-                                0usize, 2usize, 3usize, 4usize, 5usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize, 12usize, 13usize,
+                                    any_of: &[],
+                                    variant: 9,
+                                    then: &[0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13],
+                                    reason: "members `createdAt` and `lastUpdatedAt` and `status` and `taskId` and `ttl` are present",
+                                },
+                                t::Rule {
+                                    all_of: &[
+                                        &["createdAt"],
+                                        &["lastUpdatedAt"],
+                                        &["status"],
+                                        &["taskId"],
+                                        &["ttl"],
+                                    ],
+                                    any_of: &[],
+                                    variant: 11,
+                                    then: &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13],
+                                    reason: "members `createdAt` and `lastUpdatedAt` and `status` and `taskId` and `ttl` are present",
+                                },
                             ],
-                        )
-                    } else if map.contains_key("resources") {
-                        ::mcpwire_types::support::Choice::variant(
-                            2usize,
-                            "member `resources` is present",
-                            &[
-                                0usize, 1usize, 3usize, 4usize, 5usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize, 12usize, 13usize,
-                            ],
-                        )
-                    } else if map.contains_key("resourceTemplates") {
-                        ::mcpwire_types::support::Choice::variant(
-                            3usize,
-                            "member `resourceTemplates` is present",
-                            &[
-                                0usize, 1usize, 2usize, 4usize, 5usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize, 12usize, 13usize,
-                            ],
-                        )
-                    } else if map.contains_key("contents") {
-                        ::mcpwire_types::support::Choice::variant(
-                            4usize,
-                            "member `contents` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 5usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize, 12usize, 13usize,
-                            ],
-                        )
-                    } else if map.contains_key("prompts") {
-                        ::mcpwire_types::support::Choice::variant(
-                            5usize,
-                            "member `prompts` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize, 12usize, 13usize,
-                            ],
-                        )
-                    } else if map.contains_key("messages") {
-                        ::mcpwire_types::support::Choice::variant(
-                            6usize,
-                            "member `messages` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize, 12usize, 13usize,
-                            ],
-                        )
-                    } else if map.contains_key("tools") {
-                        ::mcpwire_types::support::Choice::variant(
-                            7usize,
-                            "member `tools` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
-                                8usize, 9usize, 10usize, 11usize, 12usize, 13usize,
-                            ],
-                        )
-                    } else if map.contains_key("content") {
-                        ::mcpwire_types::support::Choice::variant(
-                            8usize,
-                            "member `content` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
-                                7usize, 9usize, 10usize, 11usize, 12usize, 13usize,
-                            ],
-                        )
-                    } else if map.contains_key("tasks") {
-                        ::mcpwire_types::support::Choice::variant(
-                            12usize,
-                            "member `tasks` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
-                                7usize, 8usize, 9usize, 10usize, 11usize, 13usize,
-                            ],
-                        )
-                    } else if map.contains_key("completion")
-                        || map.has_nested("completion", "values")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            13usize,
-                            "member `completion` or `completion.values` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
-                                7usize, 8usize, 9usize, 10usize, 11usize, 12usize,
-                            ],
-                        )
-                    } else if map.contains_key("createdAt")
-                        && map.contains_key("lastUpdatedAt")
-                        && map.contains_key("status") && map.contains_key("taskId")
-                        && map.contains_key("ttl")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            9usize,
-                            "members `createdAt` and `lastUpdatedAt` and `status` and `taskId` and `ttl` are present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
-                                7usize, 8usize, 10usize, 11usize, 12usize, 13usize,
-                            ],
-                        )
-                    } else if map.contains_key("createdAt")
-                        && map.contains_key("lastUpdatedAt")
-                        && map.contains_key("status") && map.contains_key("taskId")
-                        && map.contains_key("ttl")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            11usize,
-                            "members `createdAt` and `lastUpdatedAt` and `status` and `taskId` and `ttl` are present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
-                                7usize, 8usize, 9usize, 10usize, 12usize, 13usize,
-                            ],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "no other variant's distinguishing members are present",
-                            &[
-                                1usize, 2usize, 3usize, 4usize, 5usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize, 12usize, 13usize,
-                            ],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ServerResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
+                            t::Else::Then(
+                                &t::Node::Variant(
+                                    0,
+                                    &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+                                ),
                             ),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &[
-                    "createdAt",
-                    "description",
-                    "instructions",
-                    "lastUpdatedAt",
-                    "nextCursor",
-                    "protocolVersion",
-                    "status",
-                    "statusMessage",
-                    "taskId",
+                    ),
                 ],
-            )?;
-            decode(&shape, &shape)
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                InitializeResult > (), generator.subschema_for:: < ListResourcesResult >
-                (), generator.subschema_for:: < ListResourceTemplatesResult > (),
-                generator.subschema_for:: < ReadResourceResult > (), generator
-                .subschema_for:: < ListPromptsResult > (), generator.subschema_for:: <
-                GetPromptResult > (), generator.subschema_for:: < ListToolsResult > (),
-                generator.subschema_for:: < CallToolResult > (), generator
-                .subschema_for:: < GetTaskResult > (), generator.subschema_for:: <
-                GetTaskPayloadResult > (), generator.subschema_for:: < CancelTaskResult >
-                (), generator.subschema_for:: < ListTasksResult > (), generator
-                .subschema_for:: < CompleteResult > ()
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ServerResult, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ServerResult::Result),
+                1 => v.decode().map(ServerResult::InitializeResult),
+                2 => v.decode().map(ServerResult::ListResourcesResult),
+                3 => v.decode().map(ServerResult::ListResourceTemplatesResult),
+                4 => v.decode().map(ServerResult::ReadResourceResult),
+                5 => v.decode().map(ServerResult::ListPromptsResult),
+                6 => v.decode().map(ServerResult::GetPromptResult),
+                7 => v.decode().map(ServerResult::ListToolsResult),
+                8 => v.decode().map(ServerResult::CallToolResult),
+                9 => v.decode().map(ServerResult::GetTaskResult),
+                10 => v.decode().map(ServerResult::GetTaskPayloadResult),
+                11 => v.decode().map(ServerResult::CancelTaskResult),
+                12 => v.decode().map(ServerResult::ListTasksResult),
+                _ => v.decode().map(ServerResult::CompleteResult),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `SetLevelRequest` (MCP 2025-11-25).

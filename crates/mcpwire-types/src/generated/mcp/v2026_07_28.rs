@@ -352,153 +352,67 @@ pub enum CallToolResultResponseResult {
     /// The `CallToolResult` alternative.
     CallToolResult(CallToolResult),
 }
-impl CallToolResultResponseResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::InputRequiredResult(_) => "InputRequiredResult",
-            Self::CallToolResult(_) => "CallToolResult",
-        }
-    }
-}
-impl ::core::convert::From<InputRequiredResult> for CallToolResultResponseResult {
-    /// The `InputRequiredResult` alternative.
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-impl ::core::convert::From<CallToolResult> for CallToolResultResponseResult {
-    /// The `CallToolResult` alternative.
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
+::mcpwire_types::support::union! {
+    CallToolResultResponseResult "CallToolResultResponseResult" schemars "schemars";
+    InputRequiredResult(InputRequiredResult) from;
+    CallToolResult(CallToolResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<CallToolResultResponseResult, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "CallToolResultResponseResult",
-                one_of: false,
-                variants: &["InputRequiredResult", "CallToolResult"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("resultType")
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("content") && map.contains_key("resultType")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<
-                CallToolResultResponseResult,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            InputRequiredResult,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CallToolResultResponseResult",
-                                "InputRequiredResult",
-                                reason,
-                            )
-                            .map(CallToolResultResponseResult::InputRequiredResult)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CallToolResult,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CallToolResultResponseResult",
-                                "CallToolResult",
-                                reason,
-                            )
-                            .map(CallToolResultResponseResult::CallToolResult)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("content") {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `content` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "no other variant's distinguishing members are present",
-                            &[1usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CallToolResultResponseResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["requestState", "resultType"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for CallToolResultResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "CallToolResultResponseResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "CallToolResultResponseResult")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < InputRequiredResult > (), generator
-                .subschema_for:: < CallToolResult > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CallToolResultResponseResult",
+            one_of: false,
+            variants: &["InputRequiredResult", "CallToolResult"],
+            strings: &["requestState", "resultType"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["resultType"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["content"], &["resultType"]],
+                    strs: &[],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["content"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `content` is present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(0, &[1])),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<CallToolResultResponseResult, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(CallToolResultResponseResult::InputRequiredResult),
+                _ => v.decode().map(CallToolResultResponseResult::CallToolResult),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `CancelledNotification` (MCP 2026-07-28).
@@ -751,424 +665,90 @@ pub enum ClientRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ClientRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::DiscoverRequest(_) => "DiscoverRequest",
-            Self::ListResourcesRequest(_) => "ListResourcesRequest",
-            Self::ListResourceTemplatesRequest(_) => "ListResourceTemplatesRequest",
-            Self::ReadResourceRequest(_) => "ReadResourceRequest",
-            Self::SubscriptionsListenRequest(_) => "SubscriptionsListenRequest",
-            Self::ListPromptsRequest(_) => "ListPromptsRequest",
-            Self::GetPromptRequest(_) => "GetPromptRequest",
-            Self::ListToolsRequest(_) => "ListToolsRequest",
-            Self::CallToolRequest(_) => "CallToolRequest",
-            Self::CompleteRequest(_) => "CompleteRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<DiscoverRequest> for ClientRequest {
-    /// The `DiscoverRequest` alternative.
-    fn from(value: DiscoverRequest) -> Self {
-        Self::DiscoverRequest(value)
-    }
-}
-impl ::core::convert::From<ListResourcesRequest> for ClientRequest {
-    /// The `ListResourcesRequest` alternative.
-    fn from(value: ListResourcesRequest) -> Self {
-        Self::ListResourcesRequest(value)
-    }
-}
-impl ::core::convert::From<ListResourceTemplatesRequest> for ClientRequest {
-    /// The `ListResourceTemplatesRequest` alternative.
-    fn from(value: ListResourceTemplatesRequest) -> Self {
-        Self::ListResourceTemplatesRequest(value)
-    }
-}
-impl ::core::convert::From<ReadResourceRequest> for ClientRequest {
-    /// The `ReadResourceRequest` alternative.
-    fn from(value: ReadResourceRequest) -> Self {
-        Self::ReadResourceRequest(value)
-    }
-}
-impl ::core::convert::From<SubscriptionsListenRequest> for ClientRequest {
-    /// The `SubscriptionsListenRequest` alternative.
-    fn from(value: SubscriptionsListenRequest) -> Self {
-        Self::SubscriptionsListenRequest(value)
-    }
-}
-impl ::core::convert::From<ListPromptsRequest> for ClientRequest {
-    /// The `ListPromptsRequest` alternative.
-    fn from(value: ListPromptsRequest) -> Self {
-        Self::ListPromptsRequest(value)
-    }
-}
-impl ::core::convert::From<GetPromptRequest> for ClientRequest {
-    /// The `GetPromptRequest` alternative.
-    fn from(value: GetPromptRequest) -> Self {
-        Self::GetPromptRequest(value)
-    }
-}
-impl ::core::convert::From<ListToolsRequest> for ClientRequest {
-    /// The `ListToolsRequest` alternative.
-    fn from(value: ListToolsRequest) -> Self {
-        Self::ListToolsRequest(value)
-    }
-}
-impl ::core::convert::From<CallToolRequest> for ClientRequest {
-    /// The `CallToolRequest` alternative.
-    fn from(value: CallToolRequest) -> Self {
-        Self::CallToolRequest(value)
-    }
-}
-impl ::core::convert::From<CompleteRequest> for ClientRequest {
-    /// The `CompleteRequest` alternative.
-    fn from(value: CompleteRequest) -> Self {
-        Self::CompleteRequest(value)
-    }
+::mcpwire_types::support::union! {
+    ClientRequest "ClientRequest" schemars "schemars";
+    DiscoverRequest(DiscoverRequest) from;
+    ListResourcesRequest(ListResourcesRequest) from;
+    ListResourceTemplatesRequest(ListResourceTemplatesRequest) from;
+    ReadResourceRequest(ReadResourceRequest) from;
+    SubscriptionsListenRequest(SubscriptionsListenRequest) from;
+    ListPromptsRequest(ListPromptsRequest) from;
+    GetPromptRequest(GetPromptRequest) from;
+    ListToolsRequest(ListToolsRequest) from;
+    CallToolRequest(CallToolRequest) from;
+    CompleteRequest(CompleteRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ClientRequest, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ClientRequest",
-                one_of: false,
-                variants: &[
-                    "DiscoverRequest",
-                    "ListResourcesRequest",
-                    "ListResourceTemplatesRequest",
-                    "ReadResourceRequest",
-                    "SubscriptionsListenRequest",
-                    "ListPromptsRequest",
-                    "GetPromptRequest",
-                    "ListToolsRequest",
-                    "CallToolRequest",
-                    "CompleteRequest",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "_meta")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["server/discover"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "_meta")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["resources/list"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "_meta")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["resources/templates/list"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "_meta")
-                            && map.has_nested("params", "uri")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["resources/read"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "_meta")
-                            && map.has_nested("params", "notifications")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["subscriptions/listen"])
-                    }
-                    (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "_meta")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["prompts/list"])
-                    }
-                    (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "_meta")
-                            && map.has_nested("params", "name")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["prompts/get"])
-                    }
-                    (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "_meta")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tools/list"])
-                    }
-                    (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "_meta")
-                            && map.has_nested("params", "name")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["tools/call"])
-                    }
-                    (9usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "_meta")
-                            && map.has_nested("params", "argument")
-                            && map.has_nested("params", "ref")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["completion/complete"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ClientRequest, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            DiscoverRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "DiscoverRequest", reason)
-                            .map(ClientRequest::DiscoverRequest)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListResourcesRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ListResourcesRequest", reason)
-                            .map(ClientRequest::ListResourcesRequest)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListResourceTemplatesRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ListResourceTemplatesRequest", reason)
-                            .map(ClientRequest::ListResourceTemplatesRequest)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ReadResourceRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ReadResourceRequest", reason)
-                            .map(ClientRequest::ReadResourceRequest)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            SubscriptionsListenRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "SubscriptionsListenRequest", reason)
-                            .map(ClientRequest::SubscriptionsListenRequest)
-                    }
-                    5usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListPromptsRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ListPromptsRequest", reason)
-                            .map(ClientRequest::ListPromptsRequest)
-                    }
-                    6usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetPromptRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "GetPromptRequest", reason)
-                            .map(ClientRequest::GetPromptRequest)
-                    }
-                    7usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListToolsRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "ListToolsRequest", reason)
-                            .map(ClientRequest::ListToolsRequest)
-                    }
-                    8usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CallToolRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "CallToolRequest", reason)
-                            .map(ClientRequest::CallToolRequest)
-                    }
-                    9usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CompleteRequest,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "CompleteRequest", reason)
-                            .map(ClientRequest::CompleteRequest)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ::mcpwire_types::support::UnknownMethod,
-                            ::serde_json::Error,
-                        >(input, "ClientRequest", "Unknown", reason)
-                            .map(ClientRequest::Unknown)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("method").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "server/discover" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `method` is \"server/discover\"",
-                                        &[],
-                                    )
-                                }
-                                "resources/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `method` is \"resources/list\"",
-                                        &[],
-                                    )
-                                }
-                                "resources/templates/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `method` is \"resources/templates/list\"",
-                                        &[],
-                                    )
-                                }
-                                "resources/read" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `method` is \"resources/read\"",
-                                        &[],
-                                    )
-                                }
-                                "subscriptions/listen" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `method` is \"subscriptions/listen\"",
-                                        &[],
-                                    )
-                                }
-                                "prompts/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        5usize,
-                                        "member `method` is \"prompts/list\"",
-                                        &[],
-                                    )
-                                }
-                                "prompts/get" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        6usize,
-                                        "member `method` is \"prompts/get\"",
-                                        &[],
-                                    )
-                                }
-                                "tools/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        7usize,
-                                        "member `method` is \"tools/list\"",
-                                        &[],
-                                    )
-                                }
-                                "tools/call" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        8usize,
-                                        "member `method` is \"tools/call\"",
-                                        &[],
-                                    )
-                                }
-                                "completion/complete" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        9usize,
-                                        "member `method` is \"completion/complete\"",
-                                        &[],
-                                    )
-                                }
-                                _ => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        ::mcpwire_types::support::UNKNOWN_METHOD,
-                                        "its method is not one this version defines",
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `method` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ClientRequest",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc", "method"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ClientRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ClientRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < DiscoverRequest > (), generator
-                .subschema_for:: < ListResourcesRequest > (), generator.subschema_for:: <
-                ListResourceTemplatesRequest > (), generator.subschema_for:: <
-                ReadResourceRequest > (), generator.subschema_for:: <
-                SubscriptionsListenRequest > (), generator.subschema_for:: <
-                ListPromptsRequest > (), generator.subschema_for:: < GetPromptRequest >
-                (), generator.subschema_for:: < ListToolsRequest > (), generator
-                .subschema_for:: < CallToolRequest > (), generator.subschema_for:: <
-                CompleteRequest > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ClientRequest",
+            one_of: false,
+            variants: &[
+                "DiscoverRequest",
+                "ListResourcesRequest",
+                "ListResourceTemplatesRequest",
+                "ReadResourceRequest",
+                "SubscriptionsListenRequest",
+                "ListPromptsRequest",
+                "GetPromptRequest",
+                "ListToolsRequest",
+                "CallToolRequest",
+                "CompleteRequest",
             ],
-        )
+            strings: &["jsonrpc", "method"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "method",
+                            cases: &[
+                                ("server/discover", t::Node::Variant(0, &[])),
+                                ("resources/list", t::Node::Variant(1, &[])),
+                                ("resources/templates/list", t::Node::Variant(2, &[])),
+                                ("resources/read", t::Node::Variant(3, &[])),
+                                ("subscriptions/listen", t::Node::Variant(4, &[])),
+                                ("prompts/list", t::Node::Variant(5, &[])),
+                                ("prompts/get", t::Node::Variant(6, &[])),
+                                ("tools/list", t::Node::Variant(7, &[])),
+                                ("tools/call", t::Node::Variant(8, &[])),
+                                ("completion/complete", t::Node::Variant(9, &[])),
+                            ],
+                            otherwise: t::Else::Then(
+                                &t::Node::Variant(t::UNKNOWN_METHOD, &[]),
+                            ),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ClientRequest, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ClientRequest::DiscoverRequest),
+                1 => v.decode().map(ClientRequest::ListResourcesRequest),
+                2 => v.decode().map(ClientRequest::ListResourceTemplatesRequest),
+                3 => v.decode().map(ClientRequest::ReadResourceRequest),
+                4 => v.decode().map(ClientRequest::SubscriptionsListenRequest),
+                5 => v.decode().map(ClientRequest::ListPromptsRequest),
+                6 => v.decode().map(ClientRequest::GetPromptRequest),
+                7 => v.decode().map(ClientRequest::ListToolsRequest),
+                8 => v.decode().map(ClientRequest::CallToolRequest),
+                9 => v.decode().map(ClientRequest::CompleteRequest),
+                _ => v.decode().map(ClientRequest::Unknown),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ClientResult` (MCP 2026-07-28).
@@ -1712,255 +1292,75 @@ pub enum ContentBlock {
     /// The `EmbeddedResource` alternative.
     EmbeddedResource(EmbeddedResource),
 }
-impl ContentBlock {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ResourceLink(_) => "ResourceLink",
-            Self::EmbeddedResource(_) => "EmbeddedResource",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for ContentBlock {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for ContentBlock {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for ContentBlock {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ResourceLink> for ContentBlock {
-    /// The `ResourceLink` alternative.
-    fn from(value: ResourceLink) -> Self {
-        Self::ResourceLink(value)
-    }
-}
-impl ::core::convert::From<EmbeddedResource> for ContentBlock {
-    /// The `EmbeddedResource` alternative.
-    fn from(value: EmbeddedResource) -> Self {
-        Self::EmbeddedResource(value)
-    }
+::mcpwire_types::support::union! {
+    ContentBlock "ContentBlock" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ResourceLink(ResourceLink) from;
+    EmbeddedResource(EmbeddedResource) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ContentBlock, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ContentBlock",
-                one_of: false,
-                variants: &[
-                    "TextContent",
-                    "ImageContent",
-                    "AudioContent",
-                    "ResourceLink",
-                    "EmbeddedResource",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("text") && map.contains_key("type")
-                            && map.str_in("type", &["text"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["image"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["audio"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("name") && map.contains_key("type")
-                            && map.contains_key("uri")
-                            && map.str_in("type", &["resource_link"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("resource") && map.contains_key("type")
-                            && map.str_in("type", &["resource"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ContentBlock, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            TextContent,
-                            ::serde_json::Error,
-                        >(input, "ContentBlock", "TextContent", reason)
-                            .map(ContentBlock::TextContent)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ImageContent,
-                            ::serde_json::Error,
-                        >(input, "ContentBlock", "ImageContent", reason)
-                            .map(ContentBlock::ImageContent)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            AudioContent,
-                            ::serde_json::Error,
-                        >(input, "ContentBlock", "AudioContent", reason)
-                            .map(ContentBlock::AudioContent)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ResourceLink,
-                            ::serde_json::Error,
-                        >(input, "ContentBlock", "ResourceLink", reason)
-                            .map(ContentBlock::ResourceLink)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            EmbeddedResource,
-                            ::serde_json::Error,
-                        >(input, "ContentBlock", "EmbeddedResource", reason)
-                            .map(ContentBlock::EmbeddedResource)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("type").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "text" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `type` is \"text\"",
-                                        &[],
-                                    )
-                                }
-                                "image" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `type` is \"image\"",
-                                        &[],
-                                    )
-                                }
-                                "audio" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `type` is \"audio\"",
-                                        &[],
-                                    )
-                                }
-                                "resource_link" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `type` is \"resource_link\"",
-                                        &[],
-                                    )
-                                }
-                                "resource" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `type` is \"resource\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_types::support::Choice::none(
-                                        ::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `type` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ContentBlock",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &[
-                    "data",
-                    "description",
-                    "mimeType",
-                    "name",
-                    "text",
-                    "title",
-                    "type",
-                    "uri",
-                ],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ContentBlock {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ContentBlock".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ContentBlock").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ResourceLink > (), generator.subschema_for::
-                < EmbeddedResource > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ContentBlock",
+            one_of: false,
+            variants: &[
+                "TextContent",
+                "ImageContent",
+                "AudioContent",
+                "ResourceLink",
+                "EmbeddedResource",
             ],
-        )
+            strings: &[
+                "data",
+                "description",
+                "mimeType",
+                "name",
+                "text",
+                "title",
+                "type",
+                "uri",
+            ],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "type",
+                            cases: &[
+                                ("text", t::Node::Variant(0, &[])),
+                                ("image", t::Node::Variant(1, &[])),
+                                ("audio", t::Node::Variant(2, &[])),
+                                ("resource_link", t::Node::Variant(3, &[])),
+                                ("resource", t::Node::Variant(4, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ContentBlock, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ContentBlock::TextContent),
+                1 => v.decode().map(ContentBlock::ImageContent),
+                2 => v.decode().map(ContentBlock::AudioContent),
+                3 => v.decode().map(ContentBlock::ResourceLink),
+                _ => v.decode().map(ContentBlock::EmbeddedResource),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `CreateMessageRequest` (MCP 2026-07-28).
@@ -2141,282 +1541,67 @@ pub enum CreateMessageResultContent {
     /// The `Array` alternative.
     Array(Vec<SamplingMessageContentBlock>),
 }
-impl CreateMessageResultContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for CreateMessageResultContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for CreateMessageResultContent {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for CreateMessageResultContent {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
-}
-impl ::core::convert::From<Vec<SamplingMessageContentBlock>>
-for CreateMessageResultContent {
-    /// The `Array` alternative.
-    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_types::support::union! {
+    CreateMessageResultContent "CreateMessageResultContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
+    Array(Vec<SamplingMessageContentBlock>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<CreateMessageResultContent, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "CreateMessageResultContent",
-                one_of: false,
-                variants: &[
-                    "TextContent",
-                    "ImageContent",
-                    "AudioContent",
-                    "ToolUseContent",
-                    "ToolResultContent",
-                    "Array",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("text") && map.contains_key("type")
-                            && map.str_in("type", &["text"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["image"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["audio"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("input")
-                            && map.contains_key("name") && map.contains_key("type")
-                            && map.str_in("type", &["tool_use"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("content") && map.contains_key("toolUseId")
-                            && map.contains_key("type")
-                            && map.str_in("type", &["tool_result"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> ::core::result::Result<
-                CreateMessageResultContent,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            TextContent,
-                            ::serde_json::Error,
-                        >(input, "CreateMessageResultContent", "TextContent", reason)
-                            .map(CreateMessageResultContent::TextContent)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ImageContent,
-                            ::serde_json::Error,
-                        >(input, "CreateMessageResultContent", "ImageContent", reason)
-                            .map(CreateMessageResultContent::ImageContent)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            AudioContent,
-                            ::serde_json::Error,
-                        >(input, "CreateMessageResultContent", "AudioContent", reason)
-                            .map(CreateMessageResultContent::AudioContent)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ToolUseContent,
-                            ::serde_json::Error,
-                        >(input, "CreateMessageResultContent", "ToolUseContent", reason)
-                            .map(CreateMessageResultContent::ToolUseContent)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ToolResultContent,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "CreateMessageResultContent",
-                                "ToolResultContent",
-                                reason,
-                            )
-                            .map(CreateMessageResultContent::ToolResultContent)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Vec<SamplingMessageContentBlock>,
-                            ::serde_json::Error,
-                        >(input, "CreateMessageResultContent", "Array", reason)
-                            .map(CreateMessageResultContent::Array)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("type").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "text" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `type` is \"text\"",
-                                        &[],
-                                    )
-                                }
-                                "image" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `type` is \"image\"",
-                                        &[],
-                                    )
-                                }
-                                "audio" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `type` is \"audio\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_use" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `type` is \"tool_use\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_result" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `type` is \"tool_result\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_types::support::Choice::none(
-                                        ::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `type` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                ::mcpwire_types::support::Shape::Array(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        5usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "CreateMessageResultContent",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or an array", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for CreateMessageResultContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "CreateMessageResultContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "CreateMessageResultContent")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > (), generator.subschema_for:: <
-                Vec < SamplingMessageContentBlock > > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "CreateMessageResultContent",
+            one_of: false,
+            variants: &[
+                "TextContent",
+                "ImageContent",
+                "AudioContent",
+                "ToolUseContent",
+                "ToolResultContent",
+                "Array",
             ],
-        )
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "type",
+                            cases: &[
+                                ("text", t::Node::Variant(0, &[])),
+                                ("image", t::Node::Variant(1, &[])),
+                                ("audio", t::Node::Variant(2, &[])),
+                                ("tool_use", t::Node::Variant(3, &[])),
+                                ("tool_result", t::Node::Variant(4, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                    (t::Token::Array, t::Node::Variant(5, &[])),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> ::core::result::Result<CreateMessageResultContent, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(CreateMessageResultContent::TextContent),
+                1 => v.decode().map(CreateMessageResultContent::ImageContent),
+                2 => v.decode().map(CreateMessageResultContent::AudioContent),
+                3 => v.decode().map(CreateMessageResultContent::ToolUseContent),
+                4 => v.decode().map(CreateMessageResultContent::ToolResultContent),
+                _ => v.decode().map(CreateMessageResultContent::Array),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 pub use super::shared::v2024_11_05_to_v2026_07_28::Cursor;
@@ -2661,157 +1846,83 @@ pub enum ElicitRequestParams {
     /// The `ElicitRequestURLParams` alternative.
     ElicitRequestURLParams(ElicitRequestURLParams),
 }
-impl ElicitRequestParams {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::ElicitRequestFormParams(_) => "ElicitRequestFormParams",
-            Self::ElicitRequestURLParams(_) => "ElicitRequestURLParams",
-        }
-    }
-}
-impl ::core::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
-    /// The `ElicitRequestFormParams` alternative.
-    fn from(value: ElicitRequestFormParams) -> Self {
-        Self::ElicitRequestFormParams(value)
-    }
-}
-impl ::core::convert::From<ElicitRequestURLParams> for ElicitRequestParams {
-    /// The `ElicitRequestURLParams` alternative.
-    fn from(value: ElicitRequestURLParams) -> Self {
-        Self::ElicitRequestURLParams(value)
-    }
+::mcpwire_types::support::union! {
+    ElicitRequestParams "ElicitRequestParams" schemars "schemars";
+    ElicitRequestFormParams(ElicitRequestFormParams) from;
+    ElicitRequestURLParams(ElicitRequestURLParams) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ElicitRequestParams, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ElicitRequestParams",
-                one_of: false,
-                variants: &["ElicitRequestFormParams", "ElicitRequestURLParams"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("message")
-                            && map.contains_key("requestedSchema")
-                            && map.has_nested("requestedSchema", "properties")
-                            && map.has_nested("requestedSchema", "type")
-                            && map.str_in("mode", &["form"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("message") && map.contains_key("mode")
-                            && map.contains_key("url") && map.str_in("mode", &["url"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ElicitRequestParams, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ElicitRequestFormParams,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ElicitRequestParams",
-                                "ElicitRequestFormParams",
-                                reason,
-                            )
-                            .map(ElicitRequestParams::ElicitRequestFormParams)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ElicitRequestURLParams,
-                            ::serde_json::Error,
-                        >(input, "ElicitRequestParams", "ElicitRequestURLParams", reason)
-                            .map(ElicitRequestParams::ElicitRequestURLParams)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("requestedSchema")
-                        || map.has_nested("requestedSchema", "properties")
-                        || map.has_nested("requestedSchema", "type")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `requestedSchema` or `requestedSchema.properties` or `requestedSchema.type` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("url") {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `url` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"requestedSchema\", \"requestedSchema.properties\", \"requestedSchema.type\", \"url\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ElicitRequestParams",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["message", "mode", "url"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ElicitRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ElicitRequestParams".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ElicitRequestParams").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < ElicitRequestFormParams > (), generator
-                .subschema_for:: < ElicitRequestURLParams > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ElicitRequestParams",
+            one_of: false,
+            variants: &["ElicitRequestFormParams", "ElicitRequestURLParams"],
+            strings: &["message", "mode", "url"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[
+                        &["message"],
+                        &["requestedSchema"],
+                        &["requestedSchema", "properties"],
+                        &["requestedSchema", "type"],
+                    ],
+                    strs: &[("mode", &["form"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["message"], &["mode"], &["url"]],
+                    strs: &[("mode", &["url"])],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[
+                                        &["requestedSchema"],
+                                        &["requestedSchema", "properties"],
+                                        &["requestedSchema", "type"],
+                                    ],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `requestedSchema` or `requestedSchema.properties` or `requestedSchema.type` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["url"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `url` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ElicitRequestParams, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ElicitRequestParams::ElicitRequestFormParams),
+                _ => v.decode().map(ElicitRequestParams::ElicitRequestURLParams),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ElicitRequestURLParams` (MCP 2026-07-28).
@@ -2934,154 +2045,74 @@ pub enum EmbeddedResourceResource {
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
 }
-impl EmbeddedResourceResource {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextResourceContents(_) => "TextResourceContents",
-            Self::BlobResourceContents(_) => "BlobResourceContents",
-        }
-    }
-}
-impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
-    /// The `TextResourceContents` alternative.
-    fn from(value: TextResourceContents) -> Self {
-        Self::TextResourceContents(value)
-    }
-}
-impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
-    /// The `BlobResourceContents` alternative.
-    fn from(value: BlobResourceContents) -> Self {
-        Self::BlobResourceContents(value)
-    }
+::mcpwire_types::support::union! {
+    EmbeddedResourceResource "EmbeddedResourceResource" schemars "schemars";
+    TextResourceContents(TextResourceContents) from;
+    BlobResourceContents(BlobResourceContents) from;
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<EmbeddedResourceResource, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "EmbeddedResourceResource",
-                one_of: false,
-                variants: &["TextResourceContents", "BlobResourceContents"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("text") && map.contains_key("uri")
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("blob") && map.contains_key("uri")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<EmbeddedResourceResource, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            TextResourceContents,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "EmbeddedResourceResource",
-                                "TextResourceContents",
-                                reason,
-                            )
-                            .map(EmbeddedResourceResource::TextResourceContents)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            BlobResourceContents,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "EmbeddedResourceResource",
-                                "BlobResourceContents",
-                                reason,
-                            )
-                            .map(EmbeddedResourceResource::BlobResourceContents)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("text") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `text` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("blob") {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `blob` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"text\", \"blob\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "EmbeddedResourceResource",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["blob", "mimeType", "text", "uri"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for EmbeddedResourceResource {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "EmbeddedResourceResource".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextResourceContents > (), generator
-                .subschema_for:: < BlobResourceContents > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "EmbeddedResourceResource",
+            one_of: false,
+            variants: &["TextResourceContents", "BlobResourceContents"],
+            strings: &["blob", "mimeType", "text", "uri"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["text"], &["uri"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["blob"], &["uri"]],
+                    strs: &[],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["text"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `text` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["blob"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `blob` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<EmbeddedResourceResource, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(EmbeddedResourceResource::TextResourceContents),
+                _ => v.decode().map(EmbeddedResourceResource::BlobResourceContents),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `EmptyResult` (MCP 2026-07-28).
@@ -3272,153 +2303,67 @@ pub enum GetPromptResultResponseResult {
     /// The `GetPromptResult` alternative.
     GetPromptResult(GetPromptResult),
 }
-impl GetPromptResultResponseResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::InputRequiredResult(_) => "InputRequiredResult",
-            Self::GetPromptResult(_) => "GetPromptResult",
-        }
-    }
-}
-impl ::core::convert::From<InputRequiredResult> for GetPromptResultResponseResult {
-    /// The `InputRequiredResult` alternative.
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-impl ::core::convert::From<GetPromptResult> for GetPromptResultResponseResult {
-    /// The `GetPromptResult` alternative.
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
-    }
+::mcpwire_types::support::union! {
+    GetPromptResultResponseResult "GetPromptResultResponseResult" schemars "schemars";
+    InputRequiredResult(InputRequiredResult) from;
+    GetPromptResult(GetPromptResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<GetPromptResultResponseResult, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "GetPromptResultResponseResult",
-                one_of: false,
-                variants: &["InputRequiredResult", "GetPromptResult"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("resultType")
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("messages") && map.contains_key("resultType")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<
-                GetPromptResultResponseResult,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            InputRequiredResult,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "GetPromptResultResponseResult",
-                                "InputRequiredResult",
-                                reason,
-                            )
-                            .map(GetPromptResultResponseResult::InputRequiredResult)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetPromptResult,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "GetPromptResultResponseResult",
-                                "GetPromptResult",
-                                reason,
-                            )
-                            .map(GetPromptResultResponseResult::GetPromptResult)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("messages") {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `messages` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "no other variant's distinguishing members are present",
-                            &[1usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "GetPromptResultResponseResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["description", "requestState", "resultType"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for GetPromptResultResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "GetPromptResultResponseResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "GetPromptResultResponseResult")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < InputRequiredResult > (), generator
-                .subschema_for:: < GetPromptResult > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "GetPromptResultResponseResult",
+            one_of: false,
+            variants: &["InputRequiredResult", "GetPromptResult"],
+            strings: &["description", "requestState", "resultType"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["resultType"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["messages"], &["resultType"]],
+                    strs: &[],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["messages"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `messages` is present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(0, &[1])),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<GetPromptResultResponseResult, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(GetPromptResultResponseResult::InputRequiredResult),
+                _ => v.decode().map(GetPromptResultResponseResult::GetPromptResult),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `HeaderMismatchError` (MCP 2026-07-28).
@@ -3557,198 +2502,58 @@ pub enum InputRequest {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl InputRequest {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CreateMessageRequest(_) => "CreateMessageRequest",
-            Self::ListRootsRequest(_) => "ListRootsRequest",
-            Self::ElicitRequest(_) => "ElicitRequest",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CreateMessageRequest> for InputRequest {
-    /// The `CreateMessageRequest` alternative.
-    fn from(value: CreateMessageRequest) -> Self {
-        Self::CreateMessageRequest(value)
-    }
-}
-impl ::core::convert::From<ListRootsRequest> for InputRequest {
-    /// The `ListRootsRequest` alternative.
-    fn from(value: ListRootsRequest) -> Self {
-        Self::ListRootsRequest(value)
-    }
-}
-impl ::core::convert::From<ElicitRequest> for InputRequest {
-    /// The `ElicitRequest` alternative.
-    fn from(value: ElicitRequest) -> Self {
-        Self::ElicitRequest(value)
-    }
+::mcpwire_types::support::union! {
+    InputRequest "InputRequest" schemars "schemars";
+    CreateMessageRequest(CreateMessageRequest) from;
+    ListRootsRequest(ListRootsRequest) from;
+    ElicitRequest(ElicitRequest) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<InputRequest, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "InputRequest",
-                one_of: false,
-                variants: &["CreateMessageRequest", "ListRootsRequest", "ElicitRequest"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("method") && map.contains_key("params")
-                            && map.has_nested("params", "maxTokens")
-                            && map.has_nested("params", "messages")
-                            && map.str_in("method", &["sampling/createMessage"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("method")
-                            && map.str_in("method", &["roots/list"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("method") && map.contains_key("params")
-                            && map.str_in("method", &["elicitation/create"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<InputRequest, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CreateMessageRequest,
-                            ::serde_json::Error,
-                        >(input, "InputRequest", "CreateMessageRequest", reason)
-                            .map(InputRequest::CreateMessageRequest)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListRootsRequest,
-                            ::serde_json::Error,
-                        >(input, "InputRequest", "ListRootsRequest", reason)
-                            .map(InputRequest::ListRootsRequest)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ElicitRequest,
-                            ::serde_json::Error,
-                        >(input, "InputRequest", "ElicitRequest", reason)
-                            .map(InputRequest::ElicitRequest)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ::mcpwire_types::support::UnknownMethod,
-                            ::serde_json::Error,
-                        >(input, "InputRequest", "Unknown", reason)
-                            .map(InputRequest::Unknown)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("method").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "sampling/createMessage" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `method` is \"sampling/createMessage\"",
-                                        &[],
-                                    )
-                                }
-                                "roots/list" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `method` is \"roots/list\"",
-                                        &[],
-                                    )
-                                }
-                                "elicitation/create" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `method` is \"elicitation/create\"",
-                                        &[],
-                                    )
-                                }
-                                _ => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        ::mcpwire_types::support::UNKNOWN_METHOD,
-                                        "its method is not one this version defines",
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `method` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "InputRequest",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "InputRequest",
+            one_of: false,
+            variants: &["CreateMessageRequest", "ListRootsRequest", "ElicitRequest"],
+            strings: &["method"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "method",
+                            cases: &[
+                                ("sampling/createMessage", t::Node::Variant(0, &[])),
+                                ("roots/list", t::Node::Variant(1, &[])),
+                                ("elicitation/create", t::Node::Variant(2, &[])),
+                            ],
+                            otherwise: t::Else::Then(
+                                &t::Node::Variant(t::UNKNOWN_METHOD, &[]),
                             ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["method"],
-            )?;
-            decode(&shape, &shape)
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for InputRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "InputRequest".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "InputRequest").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CreateMessageRequest > (), generator
-                .subschema_for:: < ListRootsRequest > (), generator.subschema_for:: <
-                ElicitRequest > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<InputRequest, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(InputRequest::CreateMessageRequest),
+                1 => v.decode().map(InputRequest::ListRootsRequest),
+                2 => v.decode().map(InputRequest::ElicitRequest),
+                _ => v.decode().map(InputRequest::Unknown),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `InputRequests` (MCP 2026-07-28).
@@ -3813,171 +2618,89 @@ pub enum InputResponse {
     /// The `ElicitResult` alternative.
     ElicitResult(ElicitResult),
 }
-impl InputResponse {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CreateMessageResult(_) => "CreateMessageResult",
-            Self::ListRootsResult(_) => "ListRootsResult",
-            Self::ElicitResult(_) => "ElicitResult",
-        }
-    }
-}
-impl ::core::convert::From<CreateMessageResult> for InputResponse {
-    /// The `CreateMessageResult` alternative.
-    fn from(value: CreateMessageResult) -> Self {
-        Self::CreateMessageResult(value)
-    }
-}
-impl ::core::convert::From<ListRootsResult> for InputResponse {
-    /// The `ListRootsResult` alternative.
-    fn from(value: ListRootsResult) -> Self {
-        Self::ListRootsResult(value)
-    }
-}
-impl ::core::convert::From<ElicitResult> for InputResponse {
-    /// The `ElicitResult` alternative.
-    fn from(value: ElicitResult) -> Self {
-        Self::ElicitResult(value)
-    }
+::mcpwire_types::support::union! {
+    InputResponse "InputResponse" schemars "schemars";
+    CreateMessageResult(CreateMessageResult) from;
+    ListRootsResult(ListRootsResult) from;
+    ElicitResult(ElicitResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<InputResponse, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "InputResponse",
-                one_of: false,
-                variants: &["CreateMessageResult", "ListRootsResult", "ElicitResult"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("content") && map.contains_key("model")
-                            && map.contains_key("role")
-                            && map.str_in("role", &["assistant", "user"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("roots")
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("action")
-                            && map.str_in("action", &["accept", "cancel", "decline"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<InputResponse, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CreateMessageResult,
-                            ::serde_json::Error,
-                        >(input, "InputResponse", "CreateMessageResult", reason)
-                            .map(InputResponse::CreateMessageResult)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListRootsResult,
-                            ::serde_json::Error,
-                        >(input, "InputResponse", "ListRootsResult", reason)
-                            .map(InputResponse::ListRootsResult)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ElicitResult,
-                            ::serde_json::Error,
-                        >(input, "InputResponse", "ElicitResult", reason)
-                            .map(InputResponse::ElicitResult)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("model") || map.contains_key("role") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `model` or `role` is present",
-                            &[1usize, 2usize],
-                        )
-                    } else if map.contains_key("roots") {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `roots` is present",
-                            &[0usize, 2usize],
-                        )
-                    } else if map.contains_key("action") {
-                        ::mcpwire_types::support::Choice::variant(
-                            2usize,
-                            "member `action` is present",
-                            &[0usize, 1usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"model\", \"role\", \"roots\", \"action\"] is present",
-                            &[0usize, 1usize, 2usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "InputResponse",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["action", "model", "role", "stopReason"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for InputResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "InputResponse".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "InputResponse").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CreateMessageResult > (), generator
-                .subschema_for:: < ListRootsResult > (), generator.subschema_for:: <
-                ElicitResult > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "InputResponse",
+            one_of: false,
+            variants: &["CreateMessageResult", "ListRootsResult", "ElicitResult"],
+            strings: &["action", "model", "role", "stopReason"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["content"], &["model"], &["role"]],
+                    strs: &[("role", &["assistant", "user"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["roots"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 2,
+                    required: &[&["action"]],
+                    strs: &[("action", &["accept", "cancel", "decline"])],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["model"], &["role"]],
+                                    variant: 0,
+                                    then: &[1, 2],
+                                    reason: "member `model` or `role` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["roots"]],
+                                    variant: 1,
+                                    then: &[0, 2],
+                                    reason: "member `roots` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["action"]],
+                                    variant: 2,
+                                    then: &[0, 1],
+                                    reason: "member `action` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1, 2]),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<InputResponse, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(InputResponse::CreateMessageResult),
+                1 => v.decode().map(InputResponse::ListRootsResult),
+                _ => v.decode().map(InputResponse::ElicitResult),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `InputResponseRequestParams` (MCP 2026-07-28).
@@ -4155,206 +2878,116 @@ pub enum JSONRPCMessage {
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
-impl JSONRPCMessage {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCRequest(_) => "JSONRPCRequest",
-            Self::JSONRPCNotification(_) => "JSONRPCNotification",
-            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
-            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCRequest> for JSONRPCMessage {
-    /// The `JSONRPCRequest` alternative.
-    fn from(value: JSONRPCRequest) -> Self {
-        Self::JSONRPCRequest(value)
-    }
-}
-impl ::core::convert::From<JSONRPCNotification> for JSONRPCMessage {
-    /// The `JSONRPCNotification` alternative.
-    fn from(value: JSONRPCNotification) -> Self {
-        Self::JSONRPCNotification(value)
-    }
-}
-impl ::core::convert::From<JSONRPCResultResponse> for JSONRPCMessage {
-    /// The `JSONRPCResultResponse` alternative.
-    fn from(value: JSONRPCResultResponse) -> Self {
-        Self::JSONRPCResultResponse(value)
-    }
-}
-impl ::core::convert::From<JSONRPCErrorResponse> for JSONRPCMessage {
-    /// The `JSONRPCErrorResponse` alternative.
-    fn from(value: JSONRPCErrorResponse) -> Self {
-        Self::JSONRPCErrorResponse(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCMessage "JSONRPCMessage" schemars "schemars";
+    JSONRPCRequest(JSONRPCRequest) from;
+    JSONRPCNotification(JSONRPCNotification) from;
+    JSONRPCResultResponse(JSONRPCResultResponse) from;
+    JSONRPCErrorResponse(JSONRPCErrorResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<JSONRPCMessage, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "JSONRPCMessage",
-                one_of: false,
-                variants: &[
-                    "JSONRPCRequest",
-                    "JSONRPCNotification",
-                    "JSONRPCResultResponse",
-                    "JSONRPCErrorResponse",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("result")
-                            && map.has_nested("result", "resultType")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("error") && map.has_nested("error", "code")
-                            && map.has_nested("error", "message")
-                            && map.contains_key("jsonrpc")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<JSONRPCMessage, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCRequest,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCMessage", "JSONRPCRequest", reason)
-                            .map(JSONRPCMessage::JSONRPCRequest)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCNotification,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCMessage", "JSONRPCNotification", reason)
-                            .map(JSONRPCMessage::JSONRPCNotification)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCResultResponse,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCMessage", "JSONRPCResultResponse", reason)
-                            .map(JSONRPCMessage::JSONRPCResultResponse)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCErrorResponse,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCMessage", "JSONRPCErrorResponse", reason)
-                            .map(JSONRPCMessage::JSONRPCErrorResponse)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("result")
-                        || map.has_nested("result", "resultType")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            2usize,
-                            "member `result` or `result.resultType` is present",
-                            &[0usize, 1usize, 3usize],
-                        )
-                    } else if map.contains_key("error")
-                        || map.has_nested("error", "code")
-                        || map.has_nested("error", "message")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            3usize,
-                            "member `error` or `error.code` or `error.message` is present",
-                            &[0usize, 1usize, 2usize],
-                        )
-                    } else if map.contains_key("id") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "members `id` are present",
-                            &[1usize, 2usize, 3usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "no other variant's distinguishing members are present",
-                            &[0usize, 2usize, 3usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "JSONRPCMessage",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc", "method"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCMessage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCMessage".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCMessage").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCRequest > (), generator
-                .subschema_for:: < JSONRPCNotification > (), generator.subschema_for:: <
-                JSONRPCResultResponse > (), generator.subschema_for:: <
-                JSONRPCErrorResponse > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "JSONRPCMessage",
+            one_of: false,
+            variants: &[
+                "JSONRPCRequest",
+                "JSONRPCNotification",
+                "JSONRPCResultResponse",
+                "JSONRPCErrorResponse",
             ],
-        )
+            strings: &["jsonrpc", "method"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["id"], &["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["jsonrpc"], &["method"]],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 2,
+                    required: &[
+                        &["id"],
+                        &["jsonrpc"],
+                        &["result"],
+                        &["result", "resultType"],
+                    ],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 3,
+                    required: &[
+                        &["error"],
+                        &["error", "code"],
+                        &["error", "message"],
+                        &["jsonrpc"],
+                    ],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["result"], &["result", "resultType"]],
+                                    variant: 2,
+                                    then: &[0, 1, 3],
+                                    reason: "member `result` or `result.resultType` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[
+                                        &["error"],
+                                        &["error", "code"],
+                                        &["error", "message"],
+                                    ],
+                                    variant: 3,
+                                    then: &[0, 1, 2],
+                                    reason: "member `error` or `error.code` or `error.message` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[&["id"]],
+                                    any_of: &[],
+                                    variant: 0,
+                                    then: &[1, 2, 3],
+                                    reason: "members `id` are present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(1, &[0, 2, 3])),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<JSONRPCMessage, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(JSONRPCMessage::JSONRPCRequest),
+                1 => v.decode().map(JSONRPCMessage::JSONRPCNotification),
+                2 => v.decode().map(JSONRPCMessage::JSONRPCResultResponse),
+                _ => v.decode().map(JSONRPCMessage::JSONRPCErrorResponse),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCNotification;
@@ -4372,155 +3005,88 @@ pub enum JSONRPCResponse {
     /// The `JSONRPCErrorResponse` alternative.
     JSONRPCErrorResponse(JSONRPCErrorResponse),
 }
-impl JSONRPCResponse {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONRPCResultResponse(_) => "JSONRPCResultResponse",
-            Self::JSONRPCErrorResponse(_) => "JSONRPCErrorResponse",
-        }
-    }
-}
-impl ::core::convert::From<JSONRPCResultResponse> for JSONRPCResponse {
-    /// The `JSONRPCResultResponse` alternative.
-    fn from(value: JSONRPCResultResponse) -> Self {
-        Self::JSONRPCResultResponse(value)
-    }
-}
-impl ::core::convert::From<JSONRPCErrorResponse> for JSONRPCResponse {
-    /// The `JSONRPCErrorResponse` alternative.
-    fn from(value: JSONRPCErrorResponse) -> Self {
-        Self::JSONRPCErrorResponse(value)
-    }
+::mcpwire_types::support::union! {
+    JSONRPCResponse "JSONRPCResponse" schemars "schemars";
+    JSONRPCResultResponse(JSONRPCResultResponse) from;
+    JSONRPCErrorResponse(JSONRPCErrorResponse) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONRPCResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<JSONRPCResponse, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "JSONRPCResponse",
-                one_of: false,
-                variants: &["JSONRPCResultResponse", "JSONRPCErrorResponse"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("jsonrpc")
-                            && map.contains_key("result")
-                            && map.has_nested("result", "resultType")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("error") && map.has_nested("error", "code")
-                            && map.has_nested("error", "message")
-                            && map.contains_key("jsonrpc")
-                            && map.str_in("jsonrpc", &["2.0"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<JSONRPCResponse, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCResultResponse,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCResponse", "JSONRPCResultResponse", reason)
-                            .map(JSONRPCResponse::JSONRPCResultResponse)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            JSONRPCErrorResponse,
-                            ::serde_json::Error,
-                        >(input, "JSONRPCResponse", "JSONRPCErrorResponse", reason)
-                            .map(JSONRPCResponse::JSONRPCErrorResponse)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("result")
-                        || map.has_nested("result", "resultType")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `result` or `result.resultType` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("error")
-                        || map.has_nested("error", "code")
-                        || map.has_nested("error", "message")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `error` or `error.code` or `error.message` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"result\", \"result.resultType\", \"error\", \"error.code\", \"error.message\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "JSONRPCResponse",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONRPCResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONRPCResponse".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONRPCResponse").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONRPCResultResponse > (), generator
-                .subschema_for:: < JSONRPCErrorResponse > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "JSONRPCResponse",
+            one_of: false,
+            variants: &["JSONRPCResultResponse", "JSONRPCErrorResponse"],
+            strings: &["jsonrpc"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[
+                        &["id"],
+                        &["jsonrpc"],
+                        &["result"],
+                        &["result", "resultType"],
+                    ],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[
+                        &["error"],
+                        &["error", "code"],
+                        &["error", "message"],
+                        &["jsonrpc"],
+                    ],
+                    strs: &[("jsonrpc", &["2.0"])],
+                    ints: &[],
+                },
             ],
-        )
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["result"], &["result", "resultType"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `result` or `result.resultType` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[
+                                        &["error"],
+                                        &["error", "code"],
+                                        &["error", "message"],
+                                    ],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `error` or `error.code` or `error.message` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<JSONRPCResponse, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(JSONRPCResponse::JSONRPCResultResponse),
+                _ => v.decode().map(JSONRPCResponse::JSONRPCErrorResponse),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `JSONRPCResultResponse` (MCP 2026-07-28).
@@ -4576,195 +3142,47 @@ pub enum JSONValue {
     /// The `Boolean` alternative.
     Boolean(bool),
 }
-impl JSONValue {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::JSONObject(_) => "JSONObject",
-            Self::JSONArray(_) => "JSONArray",
-            Self::String(_) => "String",
-            Self::Integer(_) => "Integer",
-            Self::Boolean(_) => "Boolean",
-        }
-    }
-}
-impl ::core::convert::From<JSONObject> for JSONValue {
-    /// The `JSONObject` alternative.
-    fn from(value: JSONObject) -> Self {
-        Self::JSONObject(value)
-    }
-}
-impl ::core::convert::From<JSONArray> for JSONValue {
-    /// The `JSONArray` alternative.
-    fn from(value: JSONArray) -> Self {
-        Self::JSONArray(value)
-    }
-}
-impl ::core::convert::From<String> for JSONValue {
-    /// The `String` alternative.
-    fn from(value: String) -> Self {
-        Self::String(value)
-    }
-}
-impl ::core::convert::From<::mcpwire_types::support::Integer> for JSONValue {
-    /// The `Integer` alternative.
-    fn from(value: ::mcpwire_types::support::Integer) -> Self {
-        Self::Integer(value)
-    }
-}
-impl ::core::convert::From<bool> for JSONValue {
-    /// The `Boolean` alternative.
-    fn from(value: bool) -> Self {
-        Self::Boolean(value)
-    }
+::mcpwire_types::support::union! {
+    JSONValue "JSONValue" schemars "schemars";
+    JSONObject(JSONObject) from;
+    JSONArray(JSONArray) from;
+    String(String) from;
+    Integer(::mcpwire_types::support::Integer) from;
+    Boolean(bool) from;
 }
 impl<'de> ::serde::Deserialize<'de> for JSONValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<JSONValue, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "JSONValue",
-                one_of: false,
-                variants: &["JSONObject", "JSONArray", "String", "Integer", "Boolean"],
-            };
-            fn viable(_: usize, _: &::mcpwire_types::support::Shape<'_>) -> bool {
-                true
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> ::core::result::Result<JSONValue, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            JSONObject,
-                            ::serde_json::Error,
-                        >(input, "JSONValue", "JSONObject", reason)
-                            .map(JSONValue::JSONObject)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            JSONArray,
-                            ::serde_json::Error,
-                        >(input, "JSONValue", "JSONArray", reason)
-                            .map(JSONValue::JSONArray)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            String,
-                            ::serde_json::Error,
-                        >(input, "JSONValue", "String", reason)
-                            .map(JSONValue::String)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ::mcpwire_types::support::Integer,
-                            ::serde_json::Error,
-                        >(input, "JSONValue", "Integer", reason)
-                            .map(JSONValue::Integer)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            bool,
-                            ::serde_json::Error,
-                        >(input, "JSONValue", "Boolean", reason)
-                            .map(JSONValue::Boolean)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        0usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Array(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        1usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::String => {
-                    ::mcpwire_types::support::Choice::variant(
-                        2usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Integer => {
-                    ::mcpwire_types::support::Choice::variant(
-                        3usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                ::mcpwire_types::support::Shape::Bool => {
-                    ::mcpwire_types::support::Choice::variant(
-                        4usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "JSONValue",
-                            &::std::format!(
-                                "{}, found {}",
-                                "expected an object or an array or a string or an integer or a boolean",
-                                other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "JSONValue",
+            one_of: false,
+            variants: &["JSONObject", "JSONArray", "String", "Integer", "Boolean"],
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (t::Token::Object, t::Node::Variant(0, &[])),
+                    (t::Token::Array, t::Node::Variant(1, &[])),
+                    (t::Token::String, t::Node::Variant(2, &[])),
+                    (t::Token::Integer, t::Node::Variant(3, &[])),
+                    (t::Token::Bool, t::Node::Variant(4, &[])),
+                ],
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for JSONValue {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "JSONValue".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "JSONValue").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < JSONObject > (), generator.subschema_for:: <
-                JSONArray > (), generator.subschema_for:: < String > (), generator
-                .subschema_for:: < ::mcpwire_types::support::Integer > (), generator
-                .subschema_for:: < bool > ()
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> ::core::result::Result<JSONValue, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(JSONValue::JSONObject),
+                1 => v.decode().map(JSONValue::JSONArray),
+                2 => v.decode().map(JSONValue::String),
+                3 => v.decode().map(JSONValue::Integer),
+                _ => v.decode().map(JSONValue::Boolean),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 pub use super::shared::v2025_11_25_and_v2026_07_28::Jsonrpc2_0;
@@ -6428,161 +4846,77 @@ pub enum ReadResourceResultContentsItem {
     /// The `BlobResourceContents` alternative.
     BlobResourceContents(BlobResourceContents),
 }
-impl ReadResourceResultContentsItem {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextResourceContents(_) => "TextResourceContents",
-            Self::BlobResourceContents(_) => "BlobResourceContents",
-        }
-    }
-}
-impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
-    /// The `TextResourceContents` alternative.
-    fn from(value: TextResourceContents) -> Self {
-        Self::TextResourceContents(value)
-    }
-}
-impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
-    /// The `BlobResourceContents` alternative.
-    fn from(value: BlobResourceContents) -> Self {
-        Self::BlobResourceContents(value)
-    }
+::mcpwire_types::support::union! {
+    ReadResourceResultContentsItem "ReadResourceResultContentsItem" schemars "schemars";
+    TextResourceContents(TextResourceContents) from;
+    BlobResourceContents(BlobResourceContents) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ReadResourceResultContentsItem",
+            one_of: false,
+            variants: &["TextResourceContents", "BlobResourceContents"],
+            strings: &["blob", "mimeType", "text", "uri"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["text"], &["uri"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["blob"], &["uri"]],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["text"]],
+                                    variant: 0,
+                                    then: &[1],
+                                    reason: "member `text` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["blob"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `blob` is present",
+                                },
+                            ],
+                            t::Else::Fail(&[0, 1]),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
         ) -> ::core::result::Result<
             ReadResourceResultContentsItem,
             ::serde_json::Error,
         > {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ReadResourceResultContentsItem",
-                one_of: false,
-                variants: &["TextResourceContents", "BlobResourceContents"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("text") && map.contains_key("uri")
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("blob") && map.contains_key("uri")
-                    }
-                    _ => true,
-                }
+            match v.index() {
+                0 => v.decode().map(ReadResourceResultContentsItem::TextResourceContents),
+                _ => v.decode().map(ReadResourceResultContentsItem::BlobResourceContents),
             }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<
-                ReadResourceResultContentsItem,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            TextResourceContents,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ReadResourceResultContentsItem",
-                                "TextResourceContents",
-                                reason,
-                            )
-                            .map(ReadResourceResultContentsItem::TextResourceContents)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            BlobResourceContents,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ReadResourceResultContentsItem",
-                                "BlobResourceContents",
-                                reason,
-                            )
-                            .map(ReadResourceResultContentsItem::BlobResourceContents)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("text") {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "member `text` is present",
-                            &[1usize],
-                        )
-                    } else if map.contains_key("blob") {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `blob` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::none(
-                            "none of the distinguishing members [\"text\", \"blob\"] is present",
-                            &[0usize, 1usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ReadResourceResultContentsItem",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
         }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["blob", "mimeType", "text", "uri"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ReadResourceResultContentsItem {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ReadResourceResultContentsItem".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ReadResourceResultContentsItem")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextResourceContents > (), generator
-                .subschema_for:: < BlobResourceContents > ()
-            ],
-        )
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ReadResourceResultResponse` (MCP 2026-07-28).
@@ -6635,161 +4969,77 @@ pub enum ReadResourceResultResponseResult {
     /// The `ReadResourceResult` alternative.
     ReadResourceResult(ReadResourceResult),
 }
-impl ReadResourceResultResponseResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::InputRequiredResult(_) => "InputRequiredResult",
-            Self::ReadResourceResult(_) => "ReadResourceResult",
-        }
-    }
-}
-impl ::core::convert::From<InputRequiredResult> for ReadResourceResultResponseResult {
-    /// The `InputRequiredResult` alternative.
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-impl ::core::convert::From<ReadResourceResult> for ReadResourceResultResponseResult {
-    /// The `ReadResourceResult` alternative.
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
-    }
+::mcpwire_types::support::union! {
+    ReadResourceResultResponseResult "ReadResourceResultResponseResult" schemars "schemars";
+    InputRequiredResult(InputRequiredResult) from;
+    ReadResourceResult(ReadResourceResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ReadResourceResultResponseResult",
+            one_of: false,
+            variants: &["InputRequiredResult", "ReadResourceResult"],
+            strings: &["cacheScope", "requestState", "resultType"],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["resultType"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[
+                        &["cacheScope"],
+                        &["contents"],
+                        &["resultType"],
+                        &["ttlMs"],
+                    ],
+                    strs: &[("cacheScope", &["private", "public"])],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
+                            &[
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["cacheScope"], &["contents"], &["ttlMs"]],
+                                    variant: 1,
+                                    then: &[0],
+                                    reason: "member `cacheScope` or `contents` or `ttlMs` is present",
+                                },
+                            ],
+                            t::Else::Then(&t::Node::Variant(0, &[1])),
+                        ),
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
         ) -> ::core::result::Result<
             ReadResourceResultResponseResult,
             ::serde_json::Error,
         > {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ReadResourceResultResponseResult",
-                one_of: false,
-                variants: &["InputRequiredResult", "ReadResourceResult"],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("resultType")
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("cacheScope") && map.contains_key("contents")
-                            && map.contains_key("resultType")
-                            && map.contains_key("ttlMs")
-                            && map.str_in("cacheScope", &["private", "public"])
-                    }
-                    _ => true,
+            match v.index() {
+                0 => {
+                    v.decode().map(ReadResourceResultResponseResult::InputRequiredResult)
                 }
+                _ => v.decode().map(ReadResourceResultResponseResult::ReadResourceResult),
             }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<
-                ReadResourceResultResponseResult,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            InputRequiredResult,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ReadResourceResultResponseResult",
-                                "InputRequiredResult",
-                                reason,
-                            )
-                            .map(ReadResourceResultResponseResult::InputRequiredResult)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ReadResourceResult,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ReadResourceResultResponseResult",
-                                "ReadResourceResult",
-                                reason,
-                            )
-                            .map(ReadResourceResultResponseResult::ReadResourceResult)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("cacheScope") || map.contains_key("contents")
-                        || map.contains_key("ttlMs")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `cacheScope` or `contents` or `ttlMs` is present",
-                            &[0usize],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "no other variant's distinguishing members are present",
-                            &[1usize],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ReadResourceResultResponseResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
         }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["cacheScope", "requestState", "resultType"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ReadResourceResultResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ReadResourceResultResponseResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ReadResourceResultResponseResult")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < InputRequiredResult > (), generator
-                .subschema_for:: < ReadResourceResult > ()
-            ],
-        )
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 pub use super::shared::v2025_11_25_and_v2026_07_28::Request;
@@ -7410,272 +5660,67 @@ pub enum SamplingMessageContent {
     /// The `Array` alternative.
     Array(Vec<SamplingMessageContentBlock>),
 }
-impl SamplingMessageContent {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-            Self::Array(_) => "Array",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for SamplingMessageContent {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for SamplingMessageContent {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for SamplingMessageContent {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for SamplingMessageContent {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for SamplingMessageContent {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
-}
-impl ::core::convert::From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
-    /// The `Array` alternative.
-    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
-        Self::Array(value)
-    }
+::mcpwire_types::support::union! {
+    SamplingMessageContent "SamplingMessageContent" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
+    Array(Vec<SamplingMessageContentBlock>) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &str,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<SamplingMessageContent, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "SamplingMessageContent",
-                one_of: false,
-                variants: &[
-                    "TextContent",
-                    "ImageContent",
-                    "AudioContent",
-                    "ToolUseContent",
-                    "ToolResultContent",
-                    "Array",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("text") && map.contains_key("type")
-                            && map.str_in("type", &["text"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["image"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["audio"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("input")
-                            && map.contains_key("name") && map.contains_key("type")
-                            && map.str_in("type", &["tool_use"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("content") && map.contains_key("toolUseId")
-                            && map.contains_key("type")
-                            && map.str_in("type", &["tool_result"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &str,
-                reason: &str,
-            ) -> ::core::result::Result<SamplingMessageContent, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            TextContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "TextContent", reason)
-                            .map(SamplingMessageContent::TextContent)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ImageContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "ImageContent", reason)
-                            .map(SamplingMessageContent::ImageContent)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            AudioContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "AudioContent", reason)
-                            .map(SamplingMessageContent::AudioContent)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ToolUseContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "ToolUseContent", reason)
-                            .map(SamplingMessageContent::ToolUseContent)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_variant::<
-                            ToolResultContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "ToolResultContent", reason)
-                            .map(SamplingMessageContent::ToolResultContent)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_variant::<
-                            Vec<SamplingMessageContentBlock>,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContent", "Array", reason)
-                            .map(SamplingMessageContent::Array)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("type").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "text" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `type` is \"text\"",
-                                        &[],
-                                    )
-                                }
-                                "image" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `type` is \"image\"",
-                                        &[],
-                                    )
-                                }
-                                "audio" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `type` is \"audio\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_use" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `type` is \"tool_use\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_result" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `type` is \"tool_result\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_types::support::Choice::none(
-                                        ::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `type` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                ::mcpwire_types::support::Shape::Array(_) => {
-                    ::mcpwire_types::support::Choice::variant(
-                        5usize,
-                        "it is the only variant admitting this JSON type",
-                        &[],
-                    )
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "SamplingMessageContent",
-                            &::std::format!(
-                                "{}, found {}", "expected an object or an array", other
-                                .token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let raw = <::mcpwire_types::support::RawJson<
-                'de,
-            > as ::serde::Deserialize>::deserialize(deserializer)?;
-            let text = raw.text();
-            let shape = ::mcpwire_types::support::Shape::of::<D::Error>(text)?;
-            decode(text, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SamplingMessageContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SamplingMessageContent".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SamplingMessageContent").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > (), generator.subschema_for:: <
-                Vec < SamplingMessageContentBlock > > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "SamplingMessageContent",
+            one_of: false,
+            variants: &[
+                "TextContent",
+                "ImageContent",
+                "AudioContent",
+                "ToolUseContent",
+                "ToolResultContent",
+                "Array",
             ],
-        )
+            strings: &[],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "type",
+                            cases: &[
+                                ("text", t::Node::Variant(0, &[])),
+                                ("image", t::Node::Variant(1, &[])),
+                                ("audio", t::Node::Variant(2, &[])),
+                                ("tool_use", t::Node::Variant(3, &[])),
+                                ("tool_result", t::Node::Variant(4, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                    (t::Token::Array, t::Node::Variant(5, &[])),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<'_, str>,
+        ) -> ::core::result::Result<SamplingMessageContent, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(SamplingMessageContent::TextContent),
+                1 => v.decode().map(SamplingMessageContent::ImageContent),
+                2 => v.decode().map(SamplingMessageContent::AudioContent),
+                3 => v.decode().map(SamplingMessageContent::ToolUseContent),
+                4 => v.decode().map(SamplingMessageContent::ToolResultContent),
+                _ => v.decode().map(SamplingMessageContent::Array),
+            }
+        }
+        ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
 /// `SamplingMessageContentBlock` (MCP 2026-07-28).
@@ -7697,256 +5742,66 @@ pub enum SamplingMessageContentBlock {
     /// The `ToolResultContent` alternative.
     ToolResultContent(ToolResultContent),
 }
-impl SamplingMessageContentBlock {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::TextContent(_) => "TextContent",
-            Self::ImageContent(_) => "ImageContent",
-            Self::AudioContent(_) => "AudioContent",
-            Self::ToolUseContent(_) => "ToolUseContent",
-            Self::ToolResultContent(_) => "ToolResultContent",
-        }
-    }
-}
-impl ::core::convert::From<TextContent> for SamplingMessageContentBlock {
-    /// The `TextContent` alternative.
-    fn from(value: TextContent) -> Self {
-        Self::TextContent(value)
-    }
-}
-impl ::core::convert::From<ImageContent> for SamplingMessageContentBlock {
-    /// The `ImageContent` alternative.
-    fn from(value: ImageContent) -> Self {
-        Self::ImageContent(value)
-    }
-}
-impl ::core::convert::From<AudioContent> for SamplingMessageContentBlock {
-    /// The `AudioContent` alternative.
-    fn from(value: AudioContent) -> Self {
-        Self::AudioContent(value)
-    }
-}
-impl ::core::convert::From<ToolUseContent> for SamplingMessageContentBlock {
-    /// The `ToolUseContent` alternative.
-    fn from(value: ToolUseContent) -> Self {
-        Self::ToolUseContent(value)
-    }
-}
-impl ::core::convert::From<ToolResultContent> for SamplingMessageContentBlock {
-    /// The `ToolResultContent` alternative.
-    fn from(value: ToolResultContent) -> Self {
-        Self::ToolResultContent(value)
-    }
+::mcpwire_types::support::union! {
+    SamplingMessageContentBlock "SamplingMessageContentBlock" schemars "schemars";
+    TextContent(TextContent) from;
+    ImageContent(ImageContent) from;
+    AudioContent(AudioContent) from;
+    ToolUseContent(ToolUseContent) from;
+    ToolResultContent(ToolResultContent) from;
 }
 impl<'de> ::serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<SamplingMessageContentBlock, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "SamplingMessageContentBlock",
-                one_of: false,
-                variants: &[
-                    "TextContent",
-                    "ImageContent",
-                    "AudioContent",
-                    "ToolUseContent",
-                    "ToolResultContent",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("text") && map.contains_key("type")
-                            && map.str_in("type", &["text"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["image"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("data") && map.contains_key("mimeType")
-                            && map.contains_key("type") && map.str_in("type", &["audio"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("id") && map.contains_key("input")
-                            && map.contains_key("name") && map.contains_key("type")
-                            && map.str_in("type", &["tool_use"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("content") && map.contains_key("toolUseId")
-                            && map.contains_key("type")
-                            && map.str_in("type", &["tool_result"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<
-                SamplingMessageContentBlock,
-                ::serde_json::Error,
-            > {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            TextContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContentBlock", "TextContent", reason)
-                            .map(SamplingMessageContentBlock::TextContent)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ImageContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContentBlock", "ImageContent", reason)
-                            .map(SamplingMessageContentBlock::ImageContent)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            AudioContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContentBlock", "AudioContent", reason)
-                            .map(SamplingMessageContentBlock::AudioContent)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ToolUseContent,
-                            ::serde_json::Error,
-                        >(input, "SamplingMessageContentBlock", "ToolUseContent", reason)
-                            .map(SamplingMessageContentBlock::ToolUseContent)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ToolResultContent,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "SamplingMessageContentBlock",
-                                "ToolResultContent",
-                                reason,
-                            )
-                            .map(SamplingMessageContentBlock::ToolResultContent)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("type").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "text" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `type` is \"text\"",
-                                        &[],
-                                    )
-                                }
-                                "image" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `type` is \"image\"",
-                                        &[],
-                                    )
-                                }
-                                "audio" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `type` is \"audio\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_use" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `type` is \"tool_use\"",
-                                        &[],
-                                    )
-                                }
-                                "tool_result" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `type` is \"tool_result\"",
-                                        &[],
-                                    )
-                                }
-                                found => {
-                                    ::mcpwire_types::support::Choice::none(
-                                        ::std::format!(
-                                            "member `type` has a value no variant admits: {}", found
-                                        ),
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `type` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "SamplingMessageContentBlock",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["data", "id", "mimeType", "name", "text", "toolUseId", "type"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SamplingMessageContentBlock {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "SamplingMessageContentBlock".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "SamplingMessageContentBlock")
-            .into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < TextContent > (), generator.subschema_for:: <
-                ImageContent > (), generator.subschema_for:: < AudioContent > (),
-                generator.subschema_for:: < ToolUseContent > (), generator
-                .subschema_for:: < ToolResultContent > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "SamplingMessageContentBlock",
+            one_of: false,
+            variants: &[
+                "TextContent",
+                "ImageContent",
+                "AudioContent",
+                "ToolUseContent",
+                "ToolResultContent",
             ],
-        )
+            strings: &["data", "id", "mimeType", "name", "text", "toolUseId", "type"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "type",
+                            cases: &[
+                                ("text", t::Node::Variant(0, &[])),
+                                ("image", t::Node::Variant(1, &[])),
+                                ("audio", t::Node::Variant(2, &[])),
+                                ("tool_use", t::Node::Variant(3, &[])),
+                                ("tool_result", t::Node::Variant(4, &[])),
+                            ],
+                            otherwise: t::Else::Fail(&[]),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<SamplingMessageContentBlock, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(SamplingMessageContentBlock::TextContent),
+                1 => v.decode().map(SamplingMessageContentBlock::ImageContent),
+                2 => v.decode().map(SamplingMessageContentBlock::AudioContent),
+                3 => v.decode().map(SamplingMessageContentBlock::ToolUseContent),
+                _ => v.decode().map(SamplingMessageContentBlock::ToolResultContent),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ServerCapabilities` (MCP 2026-07-28).
@@ -8037,397 +5892,100 @@ pub enum ServerNotification {
     /// A method this version does not define; the raw members are kept.
     Unknown(::mcpwire_types::support::UnknownMethod),
 }
-impl ServerNotification {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::CancelledNotification(_) => "CancelledNotification",
-            Self::ProgressNotification(_) => "ProgressNotification",
-            Self::ResourceListChangedNotification(_) => "ResourceListChangedNotification",
-            Self::SubscriptionsAcknowledgedNotification(_) => {
-                "SubscriptionsAcknowledgedNotification"
-            }
-            Self::ResourceUpdatedNotification(_) => "ResourceUpdatedNotification",
-            Self::PromptListChangedNotification(_) => "PromptListChangedNotification",
-            Self::ToolListChangedNotification(_) => "ToolListChangedNotification",
-            Self::LoggingMessageNotification(_) => "LoggingMessageNotification",
-            Self::Unknown(_) => "Unknown",
-        }
-    }
-}
-impl ::core::convert::From<CancelledNotification> for ServerNotification {
-    /// The `CancelledNotification` alternative.
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-impl ::core::convert::From<ProgressNotification> for ServerNotification {
-    /// The `ProgressNotification` alternative.
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceListChangedNotification> for ServerNotification {
-    /// The `ResourceListChangedNotification` alternative.
-    fn from(value: ResourceListChangedNotification) -> Self {
-        Self::ResourceListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<SubscriptionsAcknowledgedNotification>
-for ServerNotification {
-    /// The `SubscriptionsAcknowledgedNotification` alternative.
-    fn from(value: SubscriptionsAcknowledgedNotification) -> Self {
-        Self::SubscriptionsAcknowledgedNotification(value)
-    }
-}
-impl ::core::convert::From<ResourceUpdatedNotification> for ServerNotification {
-    /// The `ResourceUpdatedNotification` alternative.
-    fn from(value: ResourceUpdatedNotification) -> Self {
-        Self::ResourceUpdatedNotification(value)
-    }
-}
-impl ::core::convert::From<PromptListChangedNotification> for ServerNotification {
-    /// The `PromptListChangedNotification` alternative.
-    fn from(value: PromptListChangedNotification) -> Self {
-        Self::PromptListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<ToolListChangedNotification> for ServerNotification {
-    /// The `ToolListChangedNotification` alternative.
-    fn from(value: ToolListChangedNotification) -> Self {
-        Self::ToolListChangedNotification(value)
-    }
-}
-impl ::core::convert::From<LoggingMessageNotification> for ServerNotification {
-    /// The `LoggingMessageNotification` alternative.
-    fn from(value: LoggingMessageNotification) -> Self {
-        Self::LoggingMessageNotification(value)
-    }
+::mcpwire_types::support::union! {
+    ServerNotification "ServerNotification" schemars "schemars";
+    CancelledNotification(CancelledNotification) from;
+    ProgressNotification(ProgressNotification) from;
+    ResourceListChangedNotification(ResourceListChangedNotification) from;
+    SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification) from;
+    ResourceUpdatedNotification(ResourceUpdatedNotification) from;
+    PromptListChangedNotification(PromptListChangedNotification) from;
+    ToolListChangedNotification(ToolListChangedNotification) from;
+    LoggingMessageNotification(LoggingMessageNotification) from;
+    Unknown unknown;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ServerNotification, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ServerNotification",
-                one_of: false,
-                variants: &[
-                    "CancelledNotification",
-                    "ProgressNotification",
-                    "ResourceListChangedNotification",
-                    "SubscriptionsAcknowledgedNotification",
-                    "ResourceUpdatedNotification",
-                    "PromptListChangedNotification",
-                    "ToolListChangedNotification",
-                    "LoggingMessageNotification",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "requestId")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/cancelled"])
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "progress")
-                            && map.has_nested("params", "progressToken")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/progress"])
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map
-                                .str_in("method", &["notifications/resources/list_changed"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "notifications")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map
-                                .str_in(
-                                    "method",
-                                    &["notifications/subscriptions/acknowledged"],
-                                )
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "uri")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/resources/updated"])
-                    }
-                    (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map
-                                .str_in("method", &["notifications/prompts/list_changed"])
-                    }
-                    (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map
-                                .str_in("method", &["notifications/tools/list_changed"])
-                    }
-                    (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("jsonrpc") && map.contains_key("method")
-                            && map.contains_key("params")
-                            && map.has_nested("params", "data")
-                            && map.has_nested("params", "level")
-                            && map.str_in("jsonrpc", &["2.0"])
-                            && map.str_in("method", &["notifications/message"])
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ServerNotification, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CancelledNotification,
-                            ::serde_json::Error,
-                        >(input, "ServerNotification", "CancelledNotification", reason)
-                            .map(ServerNotification::CancelledNotification)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ProgressNotification,
-                            ::serde_json::Error,
-                        >(input, "ServerNotification", "ProgressNotification", reason)
-                            .map(ServerNotification::ProgressNotification)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ResourceListChangedNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "ResourceListChangedNotification",
-                                reason,
-                            )
-                            .map(ServerNotification::ResourceListChangedNotification)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            SubscriptionsAcknowledgedNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "SubscriptionsAcknowledgedNotification",
-                                reason,
-                            )
-                            .map(
-                                ServerNotification::SubscriptionsAcknowledgedNotification,
-                            )
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ResourceUpdatedNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "ResourceUpdatedNotification",
-                                reason,
-                            )
-                            .map(ServerNotification::ResourceUpdatedNotification)
-                    }
-                    5usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            PromptListChangedNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "PromptListChangedNotification",
-                                reason,
-                            )
-                            .map(ServerNotification::PromptListChangedNotification)
-                    }
-                    6usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ToolListChangedNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "ToolListChangedNotification",
-                                reason,
-                            )
-                            .map(ServerNotification::ToolListChangedNotification)
-                    }
-                    7usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            LoggingMessageNotification,
-                            ::serde_json::Error,
-                        >(
-                                input,
-                                "ServerNotification",
-                                "LoggingMessageNotification",
-                                reason,
-                            )
-                            .map(ServerNotification::LoggingMessageNotification)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ::mcpwire_types::support::UnknownMethod,
-                            ::serde_json::Error,
-                        >(input, "ServerNotification", "Unknown", reason)
-                            .map(ServerNotification::Unknown)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    match map.str_member("method").as_deref() {
-                        Some(found) => {
-                            match found {
-                                "notifications/cancelled" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        0usize,
-                                        "member `method` is \"notifications/cancelled\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/progress" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        1usize,
-                                        "member `method` is \"notifications/progress\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/resources/list_changed" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        2usize,
-                                        "member `method` is \"notifications/resources/list_changed\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/subscriptions/acknowledged" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        3usize,
-                                        "member `method` is \"notifications/subscriptions/acknowledged\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/resources/updated" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        4usize,
-                                        "member `method` is \"notifications/resources/updated\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/prompts/list_changed" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        5usize,
-                                        "member `method` is \"notifications/prompts/list_changed\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/tools/list_changed" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        6usize,
-                                        "member `method` is \"notifications/tools/list_changed\"",
-                                        &[],
-                                    )
-                                }
-                                "notifications/message" => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        7usize,
-                                        "member `method` is \"notifications/message\"",
-                                        &[],
-                                    )
-                                }
-                                _ => {
-                                    ::mcpwire_types::support::Choice::variant(
-                                        ::mcpwire_types::support::UNKNOWN_METHOD,
-                                        "its method is not one this version defines",
-                                        &[],
-                                    )
-                                }
-                            }
-                        }
-                        None => {
-                            ::mcpwire_types::support::Choice::none(
-                                "member `method` is missing or not a string",
-                                &[],
-                            )
-                        }
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ServerNotification",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
-                            ),
-                        ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &["jsonrpc", "method"],
-            )?;
-            decode(&shape, &shape)
-        };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerNotification".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerNotification").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < CancelledNotification > (), generator
-                .subschema_for:: < ProgressNotification > (), generator.subschema_for:: <
-                ResourceListChangedNotification > (), generator.subschema_for:: <
-                SubscriptionsAcknowledgedNotification > (), generator.subschema_for:: <
-                ResourceUpdatedNotification > (), generator.subschema_for:: <
-                PromptListChangedNotification > (), generator.subschema_for:: <
-                ToolListChangedNotification > (), generator.subschema_for:: <
-                LoggingMessageNotification > (), generator.subschema_for:: <
-                ::mcpwire_types::support::UnknownMethod > ()
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ServerNotification",
+            one_of: false,
+            variants: &[
+                "CancelledNotification",
+                "ProgressNotification",
+                "ResourceListChangedNotification",
+                "SubscriptionsAcknowledgedNotification",
+                "ResourceUpdatedNotification",
+                "PromptListChangedNotification",
+                "ToolListChangedNotification",
+                "LoggingMessageNotification",
             ],
-        )
+            strings: &["jsonrpc", "method"],
+            checks: &[],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByStr {
+                            member: "method",
+                            cases: &[
+                                ("notifications/cancelled", t::Node::Variant(0, &[])),
+                                ("notifications/progress", t::Node::Variant(1, &[])),
+                                (
+                                    "notifications/resources/list_changed",
+                                    t::Node::Variant(2, &[]),
+                                ),
+                                (
+                                    "notifications/subscriptions/acknowledged",
+                                    t::Node::Variant(3, &[]),
+                                ),
+                                (
+                                    "notifications/resources/updated",
+                                    t::Node::Variant(4, &[]),
+                                ),
+                                (
+                                    "notifications/prompts/list_changed",
+                                    t::Node::Variant(5, &[]),
+                                ),
+                                (
+                                    "notifications/tools/list_changed",
+                                    t::Node::Variant(6, &[]),
+                                ),
+                                ("notifications/message", t::Node::Variant(7, &[])),
+                            ],
+                            otherwise: t::Else::Then(
+                                &t::Node::Variant(t::UNKNOWN_METHOD, &[]),
+                            ),
+                            missing: &[],
+                        },
+                    ),
+                ],
+            ),
+        };
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ServerNotification, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ServerNotification::CancelledNotification),
+                1 => v.decode().map(ServerNotification::ProgressNotification),
+                2 => v.decode().map(ServerNotification::ResourceListChangedNotification),
+                3 => {
+                    v.decode()
+                        .map(ServerNotification::SubscriptionsAcknowledgedNotification)
+                }
+                4 => v.decode().map(ServerNotification::ResourceUpdatedNotification),
+                5 => v.decode().map(ServerNotification::PromptListChangedNotification),
+                6 => v.decode().map(ServerNotification::ToolListChangedNotification),
+                7 => v.decode().map(ServerNotification::LoggingMessageNotification),
+                _ => v.decode().map(ServerNotification::Unknown),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 /// `ServerResult` (MCP 2026-07-28).
@@ -8463,468 +6021,280 @@ pub enum ServerResult {
     /// The `CompleteResult` alternative.
     CompleteResult(CompleteResult),
 }
-impl ServerResult {
-    /// The name of the variant this value holds (the schema definition it decoded as).
-    pub fn variant_name(&self) -> &'static str {
-        match self {
-            Self::Result(_) => "Result",
-            Self::InputRequiredResult(_) => "InputRequiredResult",
-            Self::DiscoverResult(_) => "DiscoverResult",
-            Self::ListResourcesResult(_) => "ListResourcesResult",
-            Self::ListResourceTemplatesResult(_) => "ListResourceTemplatesResult",
-            Self::ReadResourceResult(_) => "ReadResourceResult",
-            Self::SubscriptionsListenResult(_) => "SubscriptionsListenResult",
-            Self::ListPromptsResult(_) => "ListPromptsResult",
-            Self::GetPromptResult(_) => "GetPromptResult",
-            Self::ListToolsResult(_) => "ListToolsResult",
-            Self::CallToolResult(_) => "CallToolResult",
-            Self::CompleteResult(_) => "CompleteResult",
-        }
-    }
-}
-impl ::core::convert::From<Result> for ServerResult {
-    /// The `Result` alternative.
-    fn from(value: Result) -> Self {
-        Self::Result(value)
-    }
-}
-impl ::core::convert::From<InputRequiredResult> for ServerResult {
-    /// The `InputRequiredResult` alternative.
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-impl ::core::convert::From<DiscoverResult> for ServerResult {
-    /// The `DiscoverResult` alternative.
-    fn from(value: DiscoverResult) -> Self {
-        Self::DiscoverResult(value)
-    }
-}
-impl ::core::convert::From<ListResourcesResult> for ServerResult {
-    /// The `ListResourcesResult` alternative.
-    fn from(value: ListResourcesResult) -> Self {
-        Self::ListResourcesResult(value)
-    }
-}
-impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
-    /// The `ListResourceTemplatesResult` alternative.
-    fn from(value: ListResourceTemplatesResult) -> Self {
-        Self::ListResourceTemplatesResult(value)
-    }
-}
-impl ::core::convert::From<ReadResourceResult> for ServerResult {
-    /// The `ReadResourceResult` alternative.
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
-    }
-}
-impl ::core::convert::From<SubscriptionsListenResult> for ServerResult {
-    /// The `SubscriptionsListenResult` alternative.
-    fn from(value: SubscriptionsListenResult) -> Self {
-        Self::SubscriptionsListenResult(value)
-    }
-}
-impl ::core::convert::From<ListPromptsResult> for ServerResult {
-    /// The `ListPromptsResult` alternative.
-    fn from(value: ListPromptsResult) -> Self {
-        Self::ListPromptsResult(value)
-    }
-}
-impl ::core::convert::From<GetPromptResult> for ServerResult {
-    /// The `GetPromptResult` alternative.
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
-    }
-}
-impl ::core::convert::From<ListToolsResult> for ServerResult {
-    /// The `ListToolsResult` alternative.
-    fn from(value: ListToolsResult) -> Self {
-        Self::ListToolsResult(value)
-    }
-}
-impl ::core::convert::From<CallToolResult> for ServerResult {
-    /// The `CallToolResult` alternative.
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
-}
-impl ::core::convert::From<CompleteResult> for ServerResult {
-    /// The `CompleteResult` alternative.
-    fn from(value: CompleteResult) -> Self {
-        Self::CompleteResult(value)
-    }
+::mcpwire_types::support::union! {
+    ServerResult "ServerResult" schemars "schemars";
+    Result(Result) from;
+    InputRequiredResult(InputRequiredResult) from;
+    DiscoverResult(DiscoverResult) from;
+    ListResourcesResult(ListResourcesResult) from;
+    ListResourceTemplatesResult(ListResourceTemplatesResult) from;
+    ReadResourceResult(ReadResourceResult) from;
+    SubscriptionsListenResult(SubscriptionsListenResult) from;
+    ListPromptsResult(ListPromptsResult) from;
+    GetPromptResult(GetPromptResult) from;
+    ListToolsResult(ListToolsResult) from;
+    CallToolResult(CallToolResult) from;
+    CompleteResult(CompleteResult) from;
 }
 impl<'de> ::serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        fn decode(
-            input: &::mcpwire_types::support::Shape<'_>,
-            shape: &::mcpwire_types::support::Shape<'_>,
-        ) -> ::core::result::Result<ServerResult, ::serde_json::Error> {
-            const UNION: ::mcpwire_types::support::UnionInfo = ::mcpwire_types::support::UnionInfo {
-                name: "ServerResult",
-                one_of: false,
-                variants: &[
-                    "Result",
-                    "InputRequiredResult",
-                    "DiscoverResult",
-                    "ListResourcesResult",
-                    "ListResourceTemplatesResult",
-                    "ReadResourceResult",
-                    "SubscriptionsListenResult",
-                    "ListPromptsResult",
-                    "GetPromptResult",
-                    "ListToolsResult",
-                    "CallToolResult",
-                    "CompleteResult",
-                ],
-            };
-            fn viable(
-                index: usize,
-                shape: &::mcpwire_types::support::Shape<'_>,
-            ) -> bool {
-                match (index, shape) {
-                    (0usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("resultType")
-                    }
-                    (1usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("resultType")
-                    }
-                    (2usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("cacheScope")
-                            && map.contains_key("capabilities")
-                            && map.contains_key("resultType")
-                            && map.contains_key("supportedVersions")
-                            && map.contains_key("ttlMs")
-                            && map.str_in("cacheScope", &["private", "public"])
-                    }
-                    (3usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("cacheScope") && map.contains_key("resources")
-                            && map.contains_key("resultType")
-                            && map.contains_key("ttlMs")
-                            && map.str_in("cacheScope", &["private", "public"])
-                    }
-                    (4usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("cacheScope")
-                            && map.contains_key("resourceTemplates")
-                            && map.contains_key("resultType")
-                            && map.contains_key("ttlMs")
-                            && map.str_in("cacheScope", &["private", "public"])
-                    }
-                    (5usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("cacheScope") && map.contains_key("contents")
-                            && map.contains_key("resultType")
-                            && map.contains_key("ttlMs")
-                            && map.str_in("cacheScope", &["private", "public"])
-                    }
-                    (6usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("_meta")
-                            && map
-                                .has_nested(
-                                    "_meta",
-                                    "io.modelcontextprotocol/subscriptionId",
-                                ) && map.contains_key("resultType")
-                    }
-                    (7usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("cacheScope") && map.contains_key("prompts")
-                            && map.contains_key("resultType")
-                            && map.contains_key("ttlMs")
-                            && map.str_in("cacheScope", &["private", "public"])
-                    }
-                    (8usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("messages") && map.contains_key("resultType")
-                    }
-                    (9usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("cacheScope") && map.contains_key("resultType")
-                            && map.contains_key("tools") && map.contains_key("ttlMs")
-                            && map.str_in("cacheScope", &["private", "public"])
-                    }
-                    (10usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("content") && map.contains_key("resultType")
-                    }
-                    (11usize, ::mcpwire_types::support::Shape::Object(map)) => {
-                        map.contains_key("completion")
-                            && map.has_nested("completion", "values")
-                            && map.contains_key("resultType")
-                    }
-                    _ => true,
-                }
-            }
-            fn variant(
-                index: usize,
-                input: &::mcpwire_types::support::Shape<'_>,
-                reason: &str,
-            ) -> ::core::result::Result<ServerResult, ::serde_json::Error> {
-                match index {
-                    0usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            Result,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "Result", reason)
-                            .map(ServerResult::Result)
-                    }
-                    1usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            InputRequiredResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "InputRequiredResult", reason)
-                            .map(ServerResult::InputRequiredResult)
-                    }
-                    2usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            DiscoverResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "DiscoverResult", reason)
-                            .map(ServerResult::DiscoverResult)
-                    }
-                    3usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListResourcesResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "ListResourcesResult", reason)
-                            .map(ServerResult::ListResourcesResult)
-                    }
-                    4usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListResourceTemplatesResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "ListResourceTemplatesResult", reason)
-                            .map(ServerResult::ListResourceTemplatesResult)
-                    }
-                    5usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ReadResourceResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "ReadResourceResult", reason)
-                            .map(ServerResult::ReadResourceResult)
-                    }
-                    6usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            SubscriptionsListenResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "SubscriptionsListenResult", reason)
-                            .map(ServerResult::SubscriptionsListenResult)
-                    }
-                    7usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListPromptsResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "ListPromptsResult", reason)
-                            .map(ServerResult::ListPromptsResult)
-                    }
-                    8usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            GetPromptResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "GetPromptResult", reason)
-                            .map(ServerResult::GetPromptResult)
-                    }
-                    9usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            ListToolsResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "ListToolsResult", reason)
-                            .map(ServerResult::ListToolsResult)
-                    }
-                    10usize => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CallToolResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "CallToolResult", reason)
-                            .map(ServerResult::CallToolResult)
-                    }
-                    _ => {
-                        ::mcpwire_types::support::decode_object_variant::<
-                            CompleteResult,
-                            ::serde_json::Error,
-                        >(input, "ServerResult", "CompleteResult", reason)
-                            .map(ServerResult::CompleteResult)
-                    }
-                }
-            }
-            let choice: ::mcpwire_types::support::Choice = match shape {
-                ::mcpwire_types::support::Shape::Object(map) => {
-                    if map.contains_key("capabilities")
-                        || map.contains_key("supportedVersions")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            2usize,
-                            "member `capabilities` or `supportedVersions` is present",
+        use ::mcpwire_types::support::union_table as t;
+        static TABLE: t::UnionTable = t::UnionTable {
+            name: "ServerResult",
+            one_of: false,
+            variants: &[
+                "Result",
+                "InputRequiredResult",
+                "DiscoverResult",
+                "ListResourcesResult",
+                "ListResourceTemplatesResult",
+                "ReadResourceResult",
+                "SubscriptionsListenResult",
+                "ListPromptsResult",
+                "GetPromptResult",
+                "ListToolsResult",
+                "CallToolResult",
+                "CompleteResult",
+            ],
+            strings: &[
+                "cacheScope",
+                "description",
+                "instructions",
+                "nextCursor",
+                "requestState",
+                "resultType",
+            ],
+            checks: &[
+                t::Check {
+                    variant: 0,
+                    required: &[&["resultType"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 1,
+                    required: &[&["resultType"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 2,
+                    required: &[
+                        &["cacheScope"],
+                        &["capabilities"],
+                        &["resultType"],
+                        &["supportedVersions"],
+                        &["ttlMs"],
+                    ],
+                    strs: &[("cacheScope", &["private", "public"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 3,
+                    required: &[
+                        &["cacheScope"],
+                        &["resources"],
+                        &["resultType"],
+                        &["ttlMs"],
+                    ],
+                    strs: &[("cacheScope", &["private", "public"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 4,
+                    required: &[
+                        &["cacheScope"],
+                        &["resourceTemplates"],
+                        &["resultType"],
+                        &["ttlMs"],
+                    ],
+                    strs: &[("cacheScope", &["private", "public"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 5,
+                    required: &[
+                        &["cacheScope"],
+                        &["contents"],
+                        &["resultType"],
+                        &["ttlMs"],
+                    ],
+                    strs: &[("cacheScope", &["private", "public"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 6,
+                    required: &[
+                        &["_meta"],
+                        &["_meta", "io.modelcontextprotocol/subscriptionId"],
+                        &["resultType"],
+                    ],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 7,
+                    required: &[
+                        &["cacheScope"],
+                        &["prompts"],
+                        &["resultType"],
+                        &["ttlMs"],
+                    ],
+                    strs: &[("cacheScope", &["private", "public"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 8,
+                    required: &[&["messages"], &["resultType"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 9,
+                    required: &[
+                        &["cacheScope"],
+                        &["resultType"],
+                        &["tools"],
+                        &["ttlMs"],
+                    ],
+                    strs: &[("cacheScope", &["private", "public"])],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 10,
+                    required: &[&["content"], &["resultType"]],
+                    strs: &[],
+                    ints: &[],
+                },
+                t::Check {
+                    variant: 11,
+                    required: &[
+                        &["completion"],
+                        &["completion", "values"],
+                        &["resultType"],
+                    ],
+                    strs: &[],
+                    ints: &[],
+                },
+            ],
+            choose: t::Node::ByToken(
+                &[
+                    (
+                        t::Token::Object,
+                        t::Node::ByMembers(
                             &[
-                                0usize, 1usize, 3usize, 4usize, 5usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize,
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["capabilities"], &["supportedVersions"]],
+                                    variant: 2,
+                                    then: &[0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+                                    reason: "member `capabilities` or `supportedVersions` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["resources"]],
+                                    variant: 3,
+                                    then: &[0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11],
+                                    reason: "member `resources` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["resourceTemplates"]],
+                                    variant: 4,
+                                    then: &[0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11],
+                                    reason: "member `resourceTemplates` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["contents"]],
+                                    variant: 5,
+                                    then: &[0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11],
+                                    reason: "member `contents` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[
+                                        &["_meta", "io.modelcontextprotocol/subscriptionId"],
+                                    ],
+                                    variant: 6,
+                                    then: &[0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11],
+                                    reason: "member `_meta.io.modelcontextprotocol/subscriptionId` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["prompts"]],
+                                    variant: 7,
+                                    then: &[0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11],
+                                    reason: "member `prompts` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["messages"]],
+                                    variant: 8,
+                                    then: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11],
+                                    reason: "member `messages` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["tools"]],
+                                    variant: 9,
+                                    then: &[0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11],
+                                    reason: "member `tools` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["content"]],
+                                    variant: 10,
+                                    then: &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11],
+                                    reason: "member `content` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["completion"], &["completion", "values"]],
+                                    variant: 11,
+                                    then: &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+                                    reason: "member `completion` or `completion.values` is present",
+                                },
+                                t::Rule {
+                                    all_of: &[],
+                                    any_of: &[&["inputRequests"], &["requestState"]],
+                                    variant: 1,
+                                    then: &[0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+                                    reason: "member `inputRequests` or `requestState` is present",
+                                },
                             ],
-                        )
-                    } else if map.contains_key("resources") {
-                        ::mcpwire_types::support::Choice::variant(
-                            3usize,
-                            "member `resources` is present",
-                            &[
-                                0usize, 1usize, 2usize, 4usize, 5usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize,
-                            ],
-                        )
-                    } else if map.contains_key("resourceTemplates") {
-                        ::mcpwire_types::support::Choice::variant(
-                            4usize,
-                            "member `resourceTemplates` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 5usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize,
-                            ],
-                        )
-                    } else if map.contains_key("contents") {
-                        ::mcpwire_types::support::Choice::variant(
-                            5usize,
-                            "member `contents` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize,
-                            ],
-                        )
-                    } else if map
-                        .has_nested("_meta", "io.modelcontextprotocol/subscriptionId")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            6usize,
-                            "member `_meta.io.modelcontextprotocol/subscriptionId` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize,
-                            ],
-                        )
-                    } else if map.contains_key("prompts") {
-                        ::mcpwire_types::support::Choice::variant(
-                            7usize,
-                            "member `prompts` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
-                                8usize, 9usize, 10usize, 11usize,
-                            ],
-                        )
-                    } else if map.contains_key("messages") {
-                        ::mcpwire_types::support::Choice::variant(
-                            8usize,
-                            "member `messages` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
-                                7usize, 9usize, 10usize, 11usize,
-                            ],
-                        )
-                    } else if map.contains_key("tools") {
-                        ::mcpwire_types::support::Choice::variant(
-                            9usize,
-                            "member `tools` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
-                                7usize, 8usize, 10usize, 11usize,
-                            ],
-                        )
-                    } else if map.contains_key("content") {
-                        ::mcpwire_types::support::Choice::variant(
-                            10usize,
-                            "member `content` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
-                                7usize, 8usize, 9usize, 11usize,
-                            ],
-                        )
-                    } else if map.contains_key("completion")
-                        || map.has_nested("completion", "values")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            11usize,
-                            "member `completion` or `completion.values` is present",
-                            &[
-                                0usize, 1usize, 2usize, 3usize, 4usize, 5usize, 6usize,
-                                7usize, 8usize, 9usize, 10usize,
-                            ],
-                        )
-                    } else if map.contains_key("inputRequests")
-                        || map.contains_key("requestState")
-                    {
-                        ::mcpwire_types::support::Choice::variant(
-                            1usize,
-                            "member `inputRequests` or `requestState` is present",
-                            &[
-                                0usize, 2usize, 3usize, 4usize, 5usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize,
-                            ],
-                        )
-                    } else {
-                        ::mcpwire_types::support::Choice::variant(
-                            0usize,
-                            "no other variant's distinguishing members are present",
-                            &[
-                                1usize, 2usize, 3usize, 4usize, 5usize, 6usize, 7usize,
-                                8usize, 9usize, 10usize, 11usize,
-                            ],
-                        )
-                    }
-                }
-                other => {
-                    return ::core::result::Result::Err(
-                        ::mcpwire_types::support::no_variant::<
-                            ::serde_json::Error,
-                        >(
-                            "ServerResult",
-                            &::std::format!(
-                                "{}, found {}", "expected an object", other.token_name()
+                            t::Else::Then(
+                                &t::Node::Variant(0, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]),
                             ),
                         ),
-                    );
-                }
-            };
-            ::mcpwire_types::support::decode_union(
-                input,
-                shape,
-                &UNION,
-                choice,
-                viable,
-                variant,
-            )
-        }
-        let decoded = {
-            let shape = ::mcpwire_types::support::Shape::capture_object(
-                deserializer,
-                &[
-                    "cacheScope",
-                    "description",
-                    "instructions",
-                    "nextCursor",
-                    "requestState",
-                    "resultType",
+                    ),
                 ],
-            )?;
-            decode(&shape, &shape)
+            ),
         };
-        decoded.map_err(<D::Error as ::serde::de::Error>::custom)
-    }
-}
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ServerResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ServerResult".into()
-    }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::core::concat!(::core::module_path!(), "::", "ServerResult").into()
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::mcpwire_types::support::any_of_schema(
-            ::std::vec![
-                generator.subschema_for:: < Result > (), generator.subschema_for:: <
-                InputRequiredResult > (), generator.subschema_for:: < DiscoverResult >
-                (), generator.subschema_for:: < ListResourcesResult > (), generator
-                .subschema_for:: < ListResourceTemplatesResult > (), generator
-                .subschema_for:: < ReadResourceResult > (), generator.subschema_for:: <
-                SubscriptionsListenResult > (), generator.subschema_for:: <
-                ListPromptsResult > (), generator.subschema_for:: < GetPromptResult > (),
-                generator.subschema_for:: < ListToolsResult > (), generator
-                .subschema_for:: < CallToolResult > (), generator.subschema_for:: <
-                CompleteResult > ()
-            ],
-        )
+        fn variant(
+            v: &::mcpwire_types::support::Variant<
+                '_,
+                ::mcpwire_types::support::Shape<'_>,
+            >,
+        ) -> ::core::result::Result<ServerResult, ::serde_json::Error> {
+            match v.index() {
+                0 => v.decode().map(ServerResult::Result),
+                1 => v.decode().map(ServerResult::InputRequiredResult),
+                2 => v.decode().map(ServerResult::DiscoverResult),
+                3 => v.decode().map(ServerResult::ListResourcesResult),
+                4 => v.decode().map(ServerResult::ListResourceTemplatesResult),
+                5 => v.decode().map(ServerResult::ReadResourceResult),
+                6 => v.decode().map(ServerResult::SubscriptionsListenResult),
+                7 => v.decode().map(ServerResult::ListPromptsResult),
+                8 => v.decode().map(ServerResult::GetPromptResult),
+                9 => v.decode().map(ServerResult::ListToolsResult),
+                10 => v.decode().map(ServerResult::CallToolResult),
+                _ => v.decode().map(ServerResult::CompleteResult),
+            }
+        }
+        ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
 pub use super::shared::v2025_11_25_and_v2026_07_28::SingleSelectEnumSchema;
