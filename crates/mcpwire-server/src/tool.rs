@@ -43,12 +43,15 @@ type ToolFn =
 /// .title("Echo");
 /// assert_eq!(tool.name(), "echo");
 /// ```
+///
+/// Cheap to clone: its strings and schemas are shared, so a call takes its tool out of the
+/// catalog without copying them.
 #[derive(Clone)]
 pub struct Tool {
-    name: String,
-    title: Option<String>,
-    description: String,
-    schemas: Result<Schemas, SchemaError>,
+    name: Arc<str>,
+    title: Option<Arc<str>>,
+    description: Arc<str>,
+    schemas: Arc<Result<Schemas, SchemaError>>,
     handler: Arc<ToolFn>,
     tasks: TaskSupport,
 }
@@ -84,10 +87,10 @@ impl Tool {
             Ok(boxed)
         };
         Self {
-            name: name.into(),
+            name: Arc::from(name.into()),
             title: None,
-            description: description.into(),
-            schemas,
+            description: Arc::from(description.into()),
+            schemas: Arc::new(schemas),
             handler: Arc::new(handler),
             tasks: TaskSupport::Forbidden,
         }
@@ -119,7 +122,7 @@ impl Tool {
 
     /// Sets the human-readable title (sent from 2025-06-18).
     pub fn title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
+        self.title = Some(Arc::from(title.into()));
         self
     }
 
@@ -130,16 +133,16 @@ impl Tool {
 
     /// The `inputSchema`, as derived from the arguments type.
     pub fn input_schema(&self) -> Result<&Map<String, Value>, &SchemaError> {
-        self.schemas.as_ref().map(|(input, _)| input)
+        (*self.schemas).as_ref().map(|(input, _)| input)
     }
 
     /// The `outputSchema`, when the handler returns [`Structured`](crate::Structured) output.
     pub fn output_schema(&self) -> Result<Option<&Map<String, Value>>, &SchemaError> {
-        self.schemas.as_ref().map(|(_, output)| output.as_ref())
+        (*self.schemas).as_ref().map(|(_, output)| output.as_ref())
     }
 
     pub(crate) fn schema_error(&self) -> Option<&SchemaError> {
-        self.schemas.as_ref().err()
+        (*self.schemas).as_ref().err()
     }
 
     /// The tool as `tools/list` describes it under `version`. The title and output schema
@@ -148,15 +151,15 @@ impl Tool {
     /// so the catalog never holds one.
     pub(crate) fn definition(&self, version: Version) -> ToolInfo {
         let titled = version.has(Feature::Titles);
-        let (input, output) = match &self.schemas {
+        let (input, output) = match &*self.schemas {
             Ok((input, output)) => (input.clone(), output.clone()),
             Err(_) => (Map::new(), None),
         };
         ToolInfo {
-            title: self.title.clone().filter(|_| titled),
-            description: Some(self.description.clone()),
+            title: self.title.as_deref().filter(|_| titled).map(str::to_owned),
+            description: Some(self.description.to_string()),
             output_schema: output.filter(|_| titled),
-            ..ToolInfo::new(self.name.clone(), input)
+            ..ToolInfo::new(self.name.to_string(), input)
         }
     }
 
