@@ -65,11 +65,9 @@ const ROWS: [(&str, &str, &str, &str, Target); 5] = [
 impl Report<'_> {
     /// The issue 48 section, when any of its rows was measured.
     pub(super) fn render_listings(&self, out: &mut String) {
-        let measured = ROWS
-            .iter()
-            .any(|(group, mine, theirs, ..)| {
-                self.get(group, mine).or(self.get(group, theirs)).is_some()
-            });
+        let measured = ROWS.iter().any(|(group, mine, theirs, ..)| {
+            self.get(group, mine).or(self.get(group, theirs)).is_some()
+        });
         if !measured {
             return;
         }
@@ -141,11 +139,21 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("| 6.00 µs | 10.00 µs | 0.60× | 1.67× | mcpwire ÷ rmcp ≤ 0.5× | **missed** |"),
+            out.contains(
+                "| 6.00 µs | 10.00 µs | 0.60× | 1.67× | mcpwire ÷ rmcp ≤ 0.5× | **missed** |"
+            ),
             "{out}"
         );
-        assert!(out.contains("(child processes) | — | — | — | — | mcpwire ÷ rmcp ≤ 0.8× | not measured |"), "{out}");
-        assert!(out.contains("200.00 µs against the target of 1 ms: met"), "{out}");
+        assert!(
+            out.contains(
+                "(child processes) | — | — | — | — | mcpwire ÷ rmcp ≤ 0.8× | not measured |"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("200.00 µs against the target of 1 ms: met"),
+            "{out}"
+        );
     }
 
     #[test]
