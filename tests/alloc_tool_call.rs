@@ -12,6 +12,11 @@
 //! Each way is warmed up, then `CALLS` calls are counted and divided; every reply is checked.
 //! The bounds are about a quarter above what the server allocates now, so a change that adds
 //! work per call fails here; run with `--nocapture` to read the counts.
+//!
+//! Per call (debug build), before and after the tool stopped being deep-copied per call
+//! (issue 48): in process 112 -> 64 allocations, 17,875 -> 12,475 bytes; HTTP in a session
+//! 156 -> 108, 31,644 -> 26,244; HTTP stateless 206 -> 158, 37,987 -> 32,587. Each bound
+//! below fails the "before".
 
 use std::net::SocketAddr;
 
@@ -224,19 +229,15 @@ fn assert_within(way: &str, (count, bytes): (u64, u64), (max_count, max_bytes): 
 
 #[test]
 fn a_tool_call_in_process_allocates_within_its_bound() {
-    assert_within("in process", in_process(), (1_000, 100_000));
+    assert_within("in process", in_process(), (80, 16_000));
 }
 
 #[test]
 fn a_stateless_http_tool_call_allocates_within_its_bound() {
-    assert_within(
-        "HTTP stateless 2026-07-28",
-        http_stateless(),
-        (1_000, 100_000),
-    );
+    assert_within("HTTP stateless 2026-07-28", http_stateless(), (200, 41_000));
 }
 
 #[test]
 fn an_http_tool_call_in_a_session_allocates_within_its_bound() {
-    assert_within("HTTP session 2025-11-25", http_session(), (1_000, 100_000));
+    assert_within("HTTP session 2025-11-25", http_session(), (135, 33_000));
 }

@@ -33,6 +33,7 @@ mod criterion;
 mod end_to_end;
 #[cfg(test)]
 mod fixture;
+mod listings;
 mod machine;
 mod report;
 mod runs;

@@ -94,8 +94,11 @@ impl ToolResult {
     /// serialize to a JSON object becomes a tool error saying so.
     pub fn structured<T: Serialize>(value: &T) -> Self {
         match serde_json::to_value(value) {
+            // The text block is the object's JSON, written from the map itself (no copy).
             Ok(Value::Object(members)) => Self {
-                content: vec![Content::text(Value::Object(members.clone()).to_string())],
+                content: vec![Content::text(
+                    serde_json::to_string(&members).unwrap_or_default(),
+                )],
                 structured: Some(Value::Object(members)),
                 ..Self::content(Vec::new())
             },

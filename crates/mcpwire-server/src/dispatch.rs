@@ -169,8 +169,9 @@ fn prepare(
 
 /// The version whose result shape applies: for `initialize`, the one just agreed.
 fn version_after(method: &str, version: Version, state: &SessionState) -> Version {
-    match (method, state.agreed()) {
-        ("initialize", Some(agreed)) => agreed.version,
+    // Only `initialize` reads what was agreed (a copy of the client's capabilities).
+    match method {
+        "initialize" => state.agreed().map_or(version, |agreed| agreed.version),
         _ => version,
     }
 }

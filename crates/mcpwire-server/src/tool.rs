@@ -43,12 +43,14 @@ type ToolFn =
 /// .title("Echo");
 /// assert_eq!(tool.name(), "echo");
 /// ```
+///
+/// Cheap to clone: its strings and schemas are shared, so a call takes its tool out of the
+/// catalog without copying them.
 #[derive(Clone)]
 pub struct Tool {
-    name: String,
-    title: Option<String>,
-    description: String,
-    /// Shared by the clones: a call clones its tool out of the catalog.
+    name: Arc<str>,
+    title: Option<Arc<str>>,
+    description: Arc<str>,
     schemas: Arc<Result<Schemas, SchemaError>>,
     handler: Arc<ToolFn>,
     tasks: TaskSupport,
@@ -85,9 +87,9 @@ impl Tool {
             Ok(boxed)
         };
         Self {
-            name: name.into(),
+            name: Arc::from(name.into()),
             title: None,
-            description: description.into(),
+            description: Arc::from(description.into()),
             schemas: Arc::new(schemas),
             handler: Arc::new(handler),
             tasks: TaskSupport::Forbidden,
@@ -120,7 +122,7 @@ impl Tool {
 
     /// Sets the human-readable title (sent from 2025-06-18).
     pub fn title(mut self, title: impl Into<String>) -> Self {
-        self.title = Some(title.into());
+        self.title = Some(Arc::from(title.into()));
         self
     }
 
@@ -154,10 +156,10 @@ impl Tool {
             Err(_) => (Map::new(), None),
         };
         ToolInfo {
-            title: self.title.clone().filter(|_| titled),
-            description: Some(self.description.clone()),
+            title: self.title.as_deref().filter(|_| titled).map(str::to_owned),
+            description: Some(self.description.to_string()),
             output_schema: output.filter(|_| titled),
-            ..ToolInfo::new(self.name.clone(), input)
+            ..ToolInfo::new(self.name.to_string(), input)
         }
     }
 

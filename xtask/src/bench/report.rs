@@ -83,6 +83,7 @@ impl Report<'_> {
         self.render_end_to_end(&mut out);
         self.render_targets(&mut out);
         self.render_new_targets(&mut out);
+        self.render_listings(&mut out);
         self.render_client_path(&mut out);
         self.render_breakdown(&mut out);
         self.render_tools_list_breakdown(&mut out);
