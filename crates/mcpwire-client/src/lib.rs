@@ -100,8 +100,8 @@ mod result_check;
 mod session;
 mod stdio;
 mod stream;
-#[cfg(feature = "http")]
 mod tasks;
+#[cfg(feature = "http")]
 mod tool_headers;
 pub mod transport;
 mod versions;
