@@ -14,6 +14,7 @@ pub mod client;
 pub mod clients;
 pub mod contenders;
 pub mod conversation;
+pub mod http_load;
 pub mod in_process;
 pub mod line_peer;
 pub mod mcpwire_adder;

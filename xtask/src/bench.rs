@@ -33,6 +33,7 @@ mod criterion;
 mod end_to_end;
 #[cfg(test)]
 mod fixture;
+mod http_load;
 mod listings;
 mod machine;
 mod report;
@@ -142,6 +143,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             eprintln!("bench: run {k} of {count}");
             let started = SystemTime::now();
             run_suite(&root, &dirs, &servers, quick, &criterion_args)?;
+            run_http_load(&root, &dirs, &servers, quick, &criterion_args, k)?;
             // What this run measured: a filter leaves the other benchmarks' results as an
             // earlier run wrote them.
             runs::save(&home, k, &read_results(&home, Some(started)))?;
@@ -170,7 +172,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         quick,
         root: &root,
     };
-    let text = report.render();
+    let text = with_http_load(report.render(), &results, &per_run, &home);
     println!("{text}");
     if write {
         std::fs::write(root.join("BENCHMARKS.md"), &text)
@@ -178,4 +180,37 @@ pub fn run(args: &[String]) -> Result<(), String> {
         println!("wrote BENCHMARKS.md");
     }
     Ok(())
+}
+
+/// Issue 48's rows, run after the suite in every run: the `http_load` bench (see
+/// [`http_load`]), with the suite's warm-up and measurement times.
+fn run_http_load(
+    root: &std::path::Path,
+    dirs: &cargo_runs::Dirs,
+    servers: &cargo_runs::Servers,
+    quick: bool,
+    criterion_args: &[String],
+    k: usize,
+) -> Result<(), String> {
+    let timing = if quick {
+        ("0.5", "1")
+    } else {
+        (BENCH_WARM_UP, BENCH_MEASUREMENT)
+    };
+    http_load::run(root, dirs, servers, timing, criterion_args, k)
+}
+
+/// The report with issue 48's section before "Run to run" (at the end when there is none).
+fn with_http_load(
+    mut text: String,
+    results: &Results,
+    runs: &[Results],
+    home: &std::path::Path,
+) -> String {
+    let section = http_load::render(results, runs, home);
+    match text.find("## Run to run") {
+        Some(at) => text.insert_str(at, &section),
+        None => text.push_str(&section),
+    }
+    text
 }

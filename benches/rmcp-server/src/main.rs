@@ -4,7 +4,12 @@
 //! ```text
 //! rmcp-server                       # stdio
 //! rmcp-server --http 127.0.0.1:8080 # Streamable HTTP at http://127.0.0.1:8080/mcp
+//! rmcp-server --http 127.0.0.1:0 --json-response
 //! ```
+//!
+//! `--json-response` is rmcp at its best for the HTTP load rows: answers as one JSON body
+//! (`json_response`) and no sessions (`legacy_session_mode` off); without it, rmcp's defaults
+//! (SSE answers, sessions for the versions before 2026-07-28).
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -16,21 +21,38 @@ use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
+const USAGE: &str = "usage: rmcp-server [--http HOST:PORT [--json-response]]";
+
 /// The transport chosen on the command line.
 enum Transport {
     Stdio,
-    Http(SocketAddr),
+    Http(SocketAddr, Mode),
+}
+
+/// How the Streamable HTTP server answers.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// rmcp's defaults.
+    Default,
+    /// `json_response` on, `legacy_session_mode` off.
+    JsonResponse,
 }
 
 fn parse_args() -> Result<Transport, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
         [] => Ok(Transport::Stdio),
-        [flag, addr] if flag == "--http" => addr
-            .parse()
-            .map(Transport::Http)
-            .map_err(|e| format!("--http {addr}: {e}")),
-        _ => Err("usage: rmcp-server [--http HOST:PORT]".to_owned()),
+        [flag, addr, rest @ ..] if flag == "--http" && rest.len() <= 1 => {
+            let mode = match rest {
+                [] => Mode::Default,
+                [json] if json == "--json-response" => Mode::JsonResponse,
+                _ => return Err(USAGE.to_owned()),
+            };
+            addr.parse()
+                .map(|addr| Transport::Http(addr, mode))
+                .map_err(|e| format!("--http {addr}: {e}"))
+        }
+        _ => Err(USAGE.to_owned()),
     }
 }
 
@@ -43,12 +65,15 @@ async fn serve_stdio() -> Result<(), String> {
     Ok(())
 }
 
-async fn serve_http(addr: SocketAddr) -> Result<(), String> {
-    let service: StreamableHttpService<Adder, LocalSessionManager> = StreamableHttpService::new(
-        || Ok(Adder),
-        Default::default(),
-        StreamableHttpServerConfig::default(),
-    );
+async fn serve_http(addr: SocketAddr, mode: Mode) -> Result<(), String> {
+    let config = match mode {
+        Mode::Default => StreamableHttpServerConfig::default(),
+        Mode::JsonResponse => StreamableHttpServerConfig::default()
+            .with_legacy_session_mode(false)
+            .with_json_response(true),
+    };
+    let service: StreamableHttpService<Adder, LocalSessionManager> =
+        StreamableHttpService::new(|| Ok(Adder), Default::default(), config);
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -67,7 +92,7 @@ async fn serve_http(addr: SocketAddr) -> Result<(), String> {
 async fn main() -> ExitCode {
     let outcome = match parse_args() {
         Ok(Transport::Stdio) => serve_stdio().await,
-        Ok(Transport::Http(addr)) => serve_http(addr).await,
+        Ok(Transport::Http(addr, mode)) => serve_http(addr, mode).await,
         Err(e) => Err(e),
     };
     match outcome {

@@ -54,18 +54,23 @@ impl Dirs {
         self.bench_target.join("criterion")
     }
 
+    /// Where `benches/` builds.
+    pub(super) fn bench_target(&self) -> &Path {
+        &self.bench_target
+    }
+
     pub(super) fn outcomes_file(&self) -> PathBuf {
         self.criterion_home().join("mcpwire-outcomes.tsv")
     }
 }
 
 /// `cargo`, as the one running xtask (`CARGO`).
-fn cargo() -> Command {
+pub(super) fn cargo() -> Command {
     Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
 }
 
 /// Runs `command` to its end; a failure names `what`.
-fn status(command: &mut Command, what: &str) -> Result<(), String> {
+pub(super) fn status(command: &mut Command, what: &str) -> Result<(), String> {
     let status = command
         .status()
         .map_err(|e| format!("cannot run {what}: {e}"))?;
@@ -81,9 +86,9 @@ pub(super) struct Servers {
     /// `mcpwire` (for `mcpwire serve`).
     mcpwire: PathBuf,
     /// The mcpwire-server example `mcp_server`.
-    example: PathBuf,
+    pub(super) example: PathBuf,
     /// `benches/rmcp-server`.
-    rmcp: PathBuf,
+    pub(super) rmcp: PathBuf,
 }
 
 /// Builds the three release servers.

@@ -1,0 +1,115 @@
+//! HTTP under load (issue 48): groups `http_load_c1`, `http_load_c16`, `http_load_c64` (the
+//! number of concurrent clients), one function per [`Contender`]: the example's `add` over
+//! Streamable HTTP, mcpwire (2026-07-28 stateless; 2025-11-25 in a session) against rmcp 3.11
+//! (`json_response` without sessions; its defaults). One criterion iteration is one request;
+//! a sample is `iters` requests shared among the clients (see `mcpwire_benches::http_load`).
+//!
+//! Needs `MCPWIRE_EXAMPLE_BIN` and `RMCP_SERVER_BIN` (`cargo xtask bench` builds and sets
+//! them). With `MCPWIRE_BENCH_HTTP_LATENCY=<file>` it writes, per row, the latency
+//! percentiles of every request the row sent (`group\tfunction\trequests\tp50_us\tp99_us`).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use mcpwire_benches::http_load::{CLIENTS, Contender, HttpChild, Load, ServerKind, p50, p99};
+
+/// The longest one sample may run; a slower server's sample is cut there and extrapolated.
+const SAMPLE_LIMIT: Duration = Duration::from_secs(10);
+
+fn binary(variable: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(std::env::var_os(variable)?);
+    assert!(
+        path.is_file(),
+        "{variable}={} is not a file",
+        path.display()
+    );
+    Some(path)
+}
+
+fn http_load(c: &mut Criterion) {
+    let (Some(example), Some(rmcp)) = (binary("MCPWIRE_EXAMPLE_BIN"), binary("RMCP_SERVER_BIN"))
+    else {
+        eprintln!(
+            "http_load skipped: set MCPWIRE_EXAMPLE_BIN and RMCP_SERVER_BIN (cargo xtask bench does)"
+        );
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let mut servers = BTreeMap::new();
+    for contender in Contender::ALL {
+        let kind = contender.server();
+        if let std::collections::btree_map::Entry::Vacant(slot) = servers.entry(kind) {
+            let path = if kind == ServerKind::Mcpwire {
+                &example
+            } else {
+                &rmcp
+            };
+            let child = HttpChild::spawn(path, kind.args()).unwrap_or_else(|e| panic!("{e}"));
+            slot.insert(child);
+        }
+    }
+    let mut latency = String::new();
+    for clients in CLIENTS {
+        let name = format!("http_load_c{clients}");
+        let mut group = c.benchmark_group(&name);
+        group
+            .throughput(Throughput::Elements(1))
+            .sampling_mode(SamplingMode::Flat)
+            .sample_size(10);
+        for contender in Contender::ALL {
+            let addr = servers[&contender.server()].addr;
+            // Connected (and checked) outside the timing; dropped before the next row, so no
+            // row holds more connections than its clients.
+            let mut load = runtime
+                .block_on(Load::connect(contender, addr, clients))
+                .unwrap_or_else(|e| panic!("{name} {}: {e}", contender.id()));
+            let mut latencies = Vec::new();
+            group.bench_function(contender.id(), |b| {
+                b.iter_custom(|iters| {
+                    let measured = runtime
+                        .block_on(load.run(iters, SAMPLE_LIMIT, &mut latencies))
+                        .unwrap_or_else(|e| panic!("{name} {}: {e}", contender.id()));
+                    assert!(measured.done > 0, "{name} {}: no answer", contender.id());
+                    // Cut at the limit: the time `iters` requests would have taken at that rate.
+                    measured
+                        .elapsed
+                        .mul_f64(iters as f64 / measured.done as f64)
+                })
+            });
+            let requests = latencies.len();
+            let (median, tail) = (p50(&mut latencies), p99(&mut latencies));
+            let _ = writeln!(
+                latency,
+                "{name}\t{}\t{requests}\t{}\t{}",
+                contender.id(),
+                median.unwrap_or(0),
+                tail.unwrap_or(0)
+            );
+            drop(load);
+        }
+        group.finish();
+    }
+    if let Some(path) = std::env::var_os("MCPWIRE_BENCH_HTTP_LATENCY") {
+        std::fs::write(&path, latency).expect("write the latency file");
+    }
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
+        .without_plots()
+}
+
+criterion_group! {
+    name = suite;
+    config = config();
+    targets = http_load
+}
+criterion_main!(suite);

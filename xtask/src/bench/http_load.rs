@@ -1,0 +1,273 @@
+//! HTTP under load (issue 48): runs the `http_load` criterion bench of `benches/` (the
+//! example's `add` over Streamable HTTP on loopback, mcpwire against rmcp 3.11 at 1, 16 and 64
+//! concurrent clients) after each run of the suite, and renders its section of the report:
+//! requests/s (from criterion's median time per request) and p99 latency per row, every run's
+//! figures side by side, and the issue's targets read from them.
+//!
+//! The bench writes each run's latency percentiles to `http-latency-<k>.tsv` beside the runs'
+//! medians (`<criterion home>/mcpwire-runs/`), so `--report-only` renders them again.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::cargo_runs::{Dirs, Servers, cargo, status};
+use super::criterion::Results;
+use super::format_ratio;
+
+/// The concurrencies: criterion group `http_load_c<N>`.
+const CLIENTS: [usize; 3] = [1, 16, 64];
+
+/// The contenders: (criterion function id, column title). The bench crate's
+/// `http_load::Contender::id` names the same ids.
+const CONTENDERS: [(&str, &str); 4] = [
+    (STATELESS, "mcpwire 2026-07-28 stateless"),
+    (SESSION, "mcpwire 2025-11-25 session"),
+    (RMCP_BEST, "rmcp `json_response`, no sessions"),
+    ("rmcp_default", "rmcp defaults (SSE answers)"),
+];
+
+const STATELESS: &str = "mcpwire_stateless";
+const SESSION: &str = "mcpwire_session";
+const RMCP_BEST: &str = "rmcp_json_response";
+
+/// The issue's targets: mcpwire's requests/s over rmcp's best, and a stateless POST's cost
+/// over a POST in a session.
+const OVER_RMCP: f64 = 1.5;
+const OVER_SESSION: f64 = 1.2;
+
+/// Run `k`'s latency file.
+fn latency_file(home: &Path, k: usize) -> PathBuf {
+    home.join("mcpwire-runs")
+        .join(format!("http-latency-{k}.tsv"))
+}
+
+/// Runs the `http_load` bench once (run `k` of the suite), with the servers' paths.
+pub(super) fn run(
+    root: &Path,
+    dirs: &Dirs,
+    servers: &Servers,
+    (warm_up, measurement): (&str, &str),
+    extra: &[String],
+    k: usize,
+) -> Result<(), String> {
+    eprintln!("bench: running the HTTP load rows (benches/benches/http_load.rs)");
+    let home = dirs.criterion_home();
+    let latency = latency_file(&home, k);
+    if let Some(dir) = latency.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    status(
+        cargo()
+            .current_dir(root)
+            .args([
+                "bench",
+                "--manifest-path",
+                "benches/Cargo.toml",
+                "--bench",
+                "http_load",
+                "--",
+            ])
+            .args(["--warm-up-time", warm_up, "--measurement-time", measurement])
+            .args(extra)
+            .env("CARGO_TARGET_DIR", dirs.bench_target())
+            .env("CRITERION_HOME", &home)
+            .env("MCPWIRE_EXAMPLE_BIN", &servers.example)
+            .env("RMCP_SERVER_BIN", &servers.rmcp)
+            .env("MCPWIRE_BENCH_HTTP_LATENCY", &latency),
+        "cargo bench --manifest-path benches/Cargo.toml --bench http_load",
+    )
+}
+
+/// One run's latency percentiles, by (group, function): (p50, p99) in µs.
+type Latencies = std::collections::BTreeMap<(String, String), (u64, u64)>;
+
+fn parse_latencies(text: &str) -> Latencies {
+    text.lines()
+        .filter_map(|line| {
+            let mut parts = line.split('\t');
+            let (group, function) = (parts.next()?, parts.next()?);
+            let _requests = parts.next()?;
+            let p50 = parts.next()?.parse().ok()?;
+            let p99 = parts.next()?.parse().ok()?;
+            Some(((group.to_owned(), function.to_owned()), (p50, p99)))
+        })
+        .collect()
+}
+
+/// The latency files of runs 1, 2, … as far as they go.
+fn load_latencies(home: &Path) -> Vec<Latencies> {
+    (1..)
+        .map_while(|k| std::fs::read_to_string(latency_file(home, k)).ok())
+        .map(|text| parse_latencies(&text))
+        .collect()
+}
+
+/// Requests per second from a median time per request.
+fn per_second(ns: f64) -> f64 {
+    1e9 / ns
+}
+
+/// The section's figures for one row: requests/s of the best run and of each run, p99 (µs)
+/// of the best run and of each run.
+struct Row {
+    rps: Option<f64>,
+    rps_runs: Vec<f64>,
+    p99: Option<u64>,
+    p99_runs: Vec<u64>,
+}
+
+fn row(
+    results: &Results,
+    runs: &[Results],
+    latencies: &[Latencies],
+    key: &(String, String),
+) -> Row {
+    let rps_runs: Vec<f64> = runs
+        .iter()
+        .filter_map(|run| run.get(key).copied().map(per_second))
+        .collect();
+    let p99_runs: Vec<u64> = latencies
+        .iter()
+        .filter_map(|run| run.get(key).map(|&(_, p99)| p99))
+        .collect();
+    Row {
+        rps: results.get(key).copied().map(per_second),
+        p99: p99_runs.iter().copied().min(),
+        rps_runs,
+        p99_runs,
+    }
+}
+
+fn join<T: std::fmt::Display>(values: &[T]) -> String {
+    values
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// The section, or nothing when no `http_load` group has results.
+pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String {
+    let key = |clients: usize, id: &str| (format!("http_load_c{clients}"), id.to_owned());
+    if !results
+        .keys()
+        .any(|(group, _)| group.starts_with("http_load_c"))
+    {
+        return String::new();
+    }
+    let latencies = load_latencies(home);
+    let mut out = String::new();
+    out.push_str("## HTTP under load (issue 48)\n\n");
+    out.push_str(
+        "The `add` tool of the example (`mcp_server --http 127.0.0.1:0`: sessions at \
+         `initialize`, 2026-07-28 requests served statelessly beside them) against the same tool \
+         on rmcp 3.11's streamable HTTP server (`benches/rmcp-server --http`, with \
+         `--json-response`: `json_response` on, `legacy_session_mode` off; without: its \
+         defaults), both release binaries on loopback. One load generator in the bench process \
+         (a current-thread tokio runtime, hyper's HTTP/1.1 client, keep-alive, `TCP_NODELAY`) \
+         drives N clients, each on its own connection sending its next `tools/call` as soon \
+         as the previous answer is read whole; every answer is checked (200 and the sum). \
+         2026-07-28 requests carry `_meta` and the routing headers; the session rows \
+         `initialize` (2025-11-25) once per client. requests/s: one over criterion's median \
+         time per request (the fastest run's); p99: of every request a row sent in a run (the \
+         lowest run's). \"runs\": each run's figure, in order.\n\n",
+    );
+    let mut header = vec!["clients".to_owned()];
+    for (_, title) in CONTENDERS {
+        header.push(format!("{title} requests/s"));
+        header.push(format!("{title} p99"));
+    }
+    header.extend(
+        [
+            "stateless ÷ rmcp best (requests/s)",
+            "stateless ÷ session (time per request)",
+        ]
+        .map(str::to_owned),
+    );
+    let _ = writeln!(out, "| {} |", header.join(" | "));
+    let _ = writeln!(out, "|{}", " --- |".repeat(header.len()));
+    let mut verdicts = Vec::new();
+    for clients in CLIENTS {
+        let mut cells = vec![clients.to_string()];
+        let rows: Vec<Row> = CONTENDERS
+            .iter()
+            .map(|(id, _)| row(results, runs, &latencies, &key(clients, id)))
+            .collect();
+        for row in &rows {
+            let rps_runs: Vec<String> = row.rps_runs.iter().map(|r| format!("{r:.0}")).collect();
+            cells.push(match row.rps {
+                Some(rps) if rps_runs.len() > 1 => {
+                    format!("{rps:.0} (runs {})", join(&rps_runs))
+                }
+                Some(rps) => format!("{rps:.0}"),
+                None => "—".to_owned(),
+            });
+            cells.push(match row.p99 {
+                Some(p99) if row.p99_runs.len() > 1 => {
+                    format!("{} (runs {})", micros(p99), join(&row.p99_runs))
+                }
+                Some(p99) => micros(p99),
+                None => "—".to_owned(),
+            });
+        }
+        let (stateless, session, best) = (&rows[0], &rows[1], &rows[2]);
+        let over_rmcp = stateless.rps.zip(best.rps).map(|(a, b)| a / b);
+        let over_session = stateless.rps.zip(session.rps).map(|(a, b)| b / a);
+        cells.push(format_ratio(over_rmcp));
+        cells.push(format_ratio(over_session));
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+        verdicts.push((clients, over_rmcp, over_session, stateless.p99, best.p99));
+    }
+    out.push_str("\nTargets (issue 48):\n\n");
+    for (clients, over_rmcp, over_session, p99, rmcp_p99) in verdicts {
+        let met = |ok: bool| if ok { "met" } else { "NOT met" };
+        let _ = writeln!(
+            out,
+            "- {clients} clients: mcpwire stateless ≥ {OVER_RMCP}× rmcp's best requests/s with \
+             p99 no worse: {} ({}, p99 {} against {}); a stateless POST ≤ {OVER_SESSION}× a POST \
+             in a session: {} ({})",
+            met(over_rmcp.is_some_and(|r| r >= OVER_RMCP)
+                && p99.zip(rmcp_p99).is_some_and(|(a, b)| a <= b)),
+            format_ratio(over_rmcp),
+            p99.map_or("—".to_owned(), micros),
+            rmcp_p99.map_or("—".to_owned(), micros),
+            met(over_session.is_some_and(|r| r <= OVER_SESSION)),
+            format_ratio(over_session),
+        );
+    }
+    out.push('\n');
+    out
+}
+
+fn micros(us: u64) -> String {
+    if us >= 1000 {
+        format!("{:.1} ms", us as f64 / 1000.0)
+    } else {
+        format!("{us} µs")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_reads_requests_per_second_and_the_lowest_p99_of_the_runs() {
+        let key = ("http_load_c1".to_owned(), STATELESS.to_owned());
+        let runs: Vec<Results> = [100_000.0, 50_000.0]
+            .into_iter()
+            .map(|ns| [(key.clone(), ns)].into_iter().collect())
+            .collect();
+        let results: Results = [(key.clone(), 50_000.0)].into_iter().collect();
+        let latencies = vec![
+            parse_latencies("http_load_c1\tmcpwire_stateless\t10\t80\t300\n"),
+            parse_latencies("http_load_c1\tmcpwire_stateless\t10\t70\t200\n"),
+        ];
+        let row = row(&results, &runs, &latencies, &key);
+        assert_eq!(row.rps.map(|r| r.round()), Some(20_000.0));
+        assert_eq!(row.rps_runs, vec![10_000.0, 20_000.0]);
+        assert_eq!(row.p99, Some(200));
+        assert_eq!(row.p99_runs, vec![300, 200]);
+    }
+}
