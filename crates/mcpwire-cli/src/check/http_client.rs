@@ -42,8 +42,9 @@ const LAST_EVENT_ID: &str = "last-event-id";
 /// How many times one answer's SSE stream is resumed at most.
 const MAX_RESUMPTIONS: usize = 8;
 
-/// How long after a call its `notifications/cancelled` is POSTed (well within
-/// [`IN_FLIGHT_MIN`](super::cancel::IN_FLIGHT_MIN), so the call is still running).
+/// How long after a call its `notifications/cancelled` is POSTed: well within the 200 ms a call
+/// must have taken to be picked for cancelling (`IN_FLIGHT_MIN` of the cancellation module, which
+/// depends on this one), so the call is still running.
 const FOLLOW_DELAY: Duration = Duration::from_millis(50);
 
 /// The longest wait a server's `retry` hint buys before a resumption.
