@@ -50,8 +50,8 @@ enum Defect {
     IdAlwaysOmitted,
 }
 
-/// A correct reply function: answers every input as the wire rules say, with `{}` as the
-/// result of the known methods of [`Vocabulary::DEFAULT`] and the first allowed code for
+/// A correct reply function: answers every input as the wire rules say, with the smallest
+/// result each known method of [`Vocabulary::DEFAULT`] admits (`{}`, `{"tools":[]}`) and the first allowed code for
 /// errors.
 pub fn reference_reply(profile: &ProfileFacts, frame: &[u8]) -> Vec<Vec<u8>> {
     respond(profile, frame, Defect::None)
@@ -134,9 +134,14 @@ fn respond(profile: &ProfileFacts, frame: &[u8], defect: Defect) -> Vec<Vec<u8>>
     let expected = derive_expected(profile, frame, Vocabulary::DEFAULT.methods());
     match expected {
         Expected::Batch(elements) => {
+            let methods = batch_methods(frame);
             let replies: Vec<String> = elements
                 .iter()
-                .filter_map(|e| reply_text(profile, e, defect))
+                .enumerate()
+                .filter_map(|(i, e)| {
+                    let method = methods.get(i).and_then(Option::as_deref);
+                    reply_text(profile, e, defect, method)
+                })
                 .collect();
             if replies.is_empty() {
                 Vec::new()
@@ -146,14 +151,44 @@ fn respond(profile: &ProfileFacts, frame: &[u8], defect: Defect) -> Vec<Vec<u8>>
                 vec![format!("[{}]", replies.join(",")).into_bytes()]
             }
         }
-        single => reply_text(profile, &single, defect)
-            .map(String::into_bytes)
-            .into_iter()
-            .collect(),
+        single => {
+            let method = method_of(&serde_json::from_slice(frame).unwrap_or_default());
+            reply_text(profile, &single, defect, method.as_deref())
+                .map(String::into_bytes)
+                .into_iter()
+                .collect()
+        }
     }
 }
 
-fn reply_text(profile: &ProfileFacts, expected: &Expected, defect: Defect) -> Option<String> {
+/// The `method` a message names, if it is an object with a string `method` (read as the
+/// checker reads it, through `serde_json::Value`).
+fn method_of(message: &serde_json::Value) -> Option<String> {
+    message.get("method")?.as_str().map(str::to_owned)
+}
+
+/// The method of each element of a batch frame, in order.
+fn batch_methods(frame: &[u8]) -> Vec<Option<String>> {
+    serde_json::from_slice::<Vec<serde_json::Value>>(frame)
+        .map(|elements| elements.iter().map(method_of).collect())
+        .unwrap_or_default()
+}
+
+/// The result of a known method: the smallest its result type admits (`tools/list` requires
+/// `tools`; `ping`'s is empty).
+fn result_of(method: Option<&str>) -> &'static str {
+    match method {
+        Some("tools/list") => r#"{"tools":[]}"#,
+        _ => "{}",
+    }
+}
+
+fn reply_text(
+    profile: &ProfileFacts,
+    expected: &Expected,
+    defect: Defect,
+    method: Option<&str>,
+) -> Option<String> {
     let reply = match expected {
         Expected::Reply(reply) => reply.clone(),
         Expected::NoReply(Silence::Notification) if defect == Defect::ReplyToNotifications => {
@@ -212,7 +247,7 @@ fn reply_text(profile: &ProfileFacts, expected: &Expected, defect: Defect) -> Op
         members.push(format!(r#""id":{id}"#));
     }
     members.push(match code {
-        None => r#""result":{}"#.to_owned(),
+        None => format!(r#""result":{}"#, result_of(method)),
         Some(code) if defect == Defect::ErrorAsString => format!(r#""error":"error {code}""#),
         Some(code) => format!(r#""error":{{"code":{code},"message":"{}"}}"#, message(code)),
     });
