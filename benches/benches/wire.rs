@@ -15,10 +15,15 @@
 //!   `notifications/roots/list_changed` and a closing `ping`, timed per stream, same servers;
 //! - `client_tool_call`, `client_tools_list_500` (issue 31): mcpwire-client against rmcp's
 //!   client on the same in-process server (`clients`): one `tools/call` of `add`, and every
-//!   page of a 500-tool `tools/list`.
+//!   page of a 500-tool `tools/list`;
+//! - `server_tools_list_500` (issue 48, `rows/listing.rs`): every page of a 500-tool
+//!   `tools/list`, mcpwire-server against rmcp's server with the same tools.
 //!
 //! With `MCPWIRE_BENCH_OUTCOMES=<file>`, it first writes what every contender made of every
 //! frame (tab-separated) so the report can show correctness next to speed.
+
+#[path = "rows/listing.rs"]
+mod listing_rows;
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -409,6 +414,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = suite;
     config = config();
-    targets = decode_groups, breakdown_group, client_groups, reply_groups, serve_group, in_process_group, stdio_group, client_rows
+    targets = decode_groups, breakdown_group, client_groups, reply_groups, serve_group, in_process_group, stdio_group, client_rows, listing_rows::server_listing_rows
 }
 criterion_main!(suite);

@@ -28,9 +28,14 @@ pub struct InProcess {
 impl InProcess {
     /// The `add` server of [`crate::mcpwire_adder`].
     pub fn mcpwire() -> Self {
+        Self::serving(crate::mcpwire_adder::server())
+    }
+
+    /// `server`, served with [`McpServer::serve`](mcpwire_server::McpServer::serve).
+    pub fn serving(server: mcpwire_server::McpServer) -> Self {
         Self::start(|end| async move {
             let (input, output) = tokio::io::split(end);
-            let _ = crate::mcpwire_adder::server().serve(input, output).await;
+            let _ = server.serve(input, output).await;
         })
     }
 
@@ -44,7 +49,9 @@ impl InProcess {
         })
     }
 
-    fn start<F, Fut>(serve: F) -> Self
+    /// A connection to the server `serve` runs on the server's end of the pipe (spawned on
+    /// this connection's runtime).
+    pub fn start<F, Fut>(serve: F) -> Self
     where
         F: FnOnce(DuplexStream) -> Fut,
         Fut: Future<Output = ()> + Send + 'static,

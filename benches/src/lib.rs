@@ -21,4 +21,5 @@ pub mod mcpwire_adder;
 pub mod messages;
 #[path = "../rmcp-server/src/adder.rs"]
 pub mod rmcp_adder;
+pub mod server_listing;
 pub mod typed;
