@@ -71,6 +71,29 @@ fn the_example_server_passes_over_http_under_every_mcp_version() {
     }
 }
 
+/// `--all` over Streamable HTTP at 2025-11-25: the example's slow `countdown` is called
+/// and cancelled in flight, and the call's POST must still be answered as a request's is (an
+/// event stream that ends without the response, not 202).
+#[test]
+fn the_example_server_keeps_the_protocol_over_http_a_cancelled_call_included() {
+    let server = HttpServer::start(example_bin(), &["--http", "127.0.0.1:0"]);
+    let run = check(&[
+        "--http",
+        server.url.as_str(),
+        "--profile",
+        "mcp-2025-11-25",
+        "--all",
+        "--strict",
+        "--cases",
+        "0",
+        "--timeout",
+        "10",
+        "--format",
+        "json",
+    ]);
+    assert_clean(&run, "http mcp-2025-11-25 --all");
+}
+
 fn http_run(profile: &str) -> check_support::Run {
     let mut server_args = vec!["--http", "127.0.0.1:0"];
     if profile == "mcp-2026-07-28" {

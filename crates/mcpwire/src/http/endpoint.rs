@@ -782,7 +782,8 @@ impl Statuses {
     }
 }
 
-/// The HTTP answer to an exchange's outcome: 202 without a reply; 400 for an unreadable
+/// The HTTP answer to an exchange's outcome: 202 without a reply to a notification or a
+/// response, an ended event stream without a reply to a request; 400 for an unreadable
 /// body; for a reply that is one error response, the status `statuses` gives its code (the
 /// reply carries the request's id whenever it could be read); 200 otherwise; 500 when the
 /// handler failed (its error echoes the id, or has none spelled as `missing_id` says).
@@ -793,6 +794,12 @@ fn answer(
     missing_id: MissingId,
 ) -> HttpResponse {
     match outcome {
+        // A request that got no response (cancelled while in flight) still gets what a
+        // request's POST gets: "the server MUST either return `Content-Type:
+        // text/event-stream` … or `Content-Type: application/json`" (MCP transports
+        // 2025-03-26 on). The stream ends without the response, which a cancelled request
+        // never gets; 202 is for notifications and responses alone.
+        Outcome::Reply(None) if kind.is_request => event_stream(mpsc::channel(1).1),
         Outcome::Reply(None) => empty(StatusCode::ACCEPTED),
         Outcome::Reply(Some(reply)) => {
             let status = match single_error_code(&reply) {
