@@ -16,12 +16,12 @@
 //! `Mcp-Param-*` check reading every argument of a tool that declares none. The bytes of a
 //! small call are printed (`--nocapture`) for the record in docs/architecture.md.
 
-use http_body_util::{BodyExt, Full};
-use hyper::Request;
+use http_body_util::BodyExt;
 use hyper::body::Bytes;
 use mcpwire::http::{HttpConfig, McpEndpoint};
 use mcpwire_server::{Context, McpServer};
 use mcpwire_tests::counting_alloc::{CountingAllocator, so_far};
+use mcpwire_tests::endpoint::{mcp_post, ready};
 use serde_json::json;
 use tower_service::Service;
 
@@ -78,18 +78,15 @@ async fn post<S: mcpwire::http::HttpService>(
     endpoint: &mut McpEndpoint<S>,
     body: Bytes,
 ) -> (String, u64, u64) {
-    let request = Request::post("/mcp")
-        .header("Host", "localhost:8080")
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, text/event-stream")
-        .header("MCP-Protocol-Version", "2026-07-28")
-        .header("Mcp-Method", "tools/call")
-        .header("Mcp-Name", "measure")
-        .body(Full::new(body))
-        .unwrap();
-    std::future::poll_fn(|cx| Service::<Request<Full<Bytes>>>::poll_ready(endpoint, cx))
-        .await
-        .unwrap();
+    let request = mcp_post(
+        &[
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "measure"),
+        ],
+        body,
+    );
+    ready(endpoint).await;
     let (count, bytes) = so_far();
     let response = endpoint.call(request).await.unwrap();
     let status = response.status();

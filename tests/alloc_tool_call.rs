@@ -20,13 +20,14 @@
 
 use std::net::SocketAddr;
 
-use http_body_util::{BodyExt, Full};
+use http_body_util::BodyExt;
+use hyper::StatusCode;
 use hyper::body::Bytes;
-use hyper::{Request, StatusCode};
 use mcpwire::Profile;
 use mcpwire::http::{HttpConfig, McpEndpoint, PeerAddr};
 use mcpwire_server::{Context, McpHttpService, McpServer, Structured};
 use mcpwire_tests::counting_alloc::{CountingAllocator, so_far};
+use mcpwire_tests::endpoint::{mcp_post, ready};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -153,19 +154,10 @@ async fn post(
     headers: &[(&str, &str)],
     body: String,
 ) -> (StatusCode, Option<String>, Bytes) {
-    let mut request = Request::post("/mcp")
-        .header("Host", "localhost:8080")
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, text/event-stream");
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    let mut request = request.body(Full::new(Bytes::from(body))).unwrap();
+    let mut request = mcp_post(headers, Bytes::from(body));
     let peer: SocketAddr = "127.0.0.1:40000".parse().unwrap();
     request.extensions_mut().insert(PeerAddr(peer));
-    std::future::poll_fn(|cx| Service::<Request<Full<Bytes>>>::poll_ready(endpoint, cx))
-        .await
-        .unwrap();
+    ready(endpoint).await;
     let response = endpoint.call(request).await.unwrap();
     let status = response.status();
     let session = response

@@ -1,6 +1,7 @@
 //! Shared helpers for the workspace-level tests.
 
 pub mod counting_alloc;
+pub mod endpoint;
 pub mod golden;
 
 /// The README's Rust examples, compiled and run as doc tests.
