@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../crates/mcpwire-model/src"
 lines() {
-    for f in *.rs; do
+    for f in *.rs */*.rs; do
         [ "$f" = version.rs ] && continue
         awk -v f="$f" '
             /^[[:space:]]*#\[cfg\(test\)\]/ { exit }

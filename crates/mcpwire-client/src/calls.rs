@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use mcpwire::peer::Request;
 use mcpwire_model::content::{ContentKind, EmbeddedResource};
 use mcpwire_model::read_error::json_pointer as pointer;
-use mcpwire_model::result_read::read_resource_result;
-use mcpwire_model::result_wire::CompletionPage;
+use mcpwire_model::result::read::read_resource_result;
+use mcpwire_model::result::wire::CompletionPage;
 use mcpwire_model::{
     ListPage, PromptEntry, PromptResult, ReadError, ResourceEntry, ResourceTemplateEntry, ToolInfo,
     ToolPage, ToolResult, Version,

@@ -121,7 +121,7 @@ pub use http::{HttpLimits, HttpTransport};
 pub use listen::{ListenEvent, ListenFilter, SUBSCRIPTION_CAPACITY, Subscription};
 pub use mcpwire_model::Version;
 pub use mcpwire_model::content::{Content, ContentKind, EmbeddedResource, ResourceContents, Role};
-pub use mcpwire_model::result_wire::CompletionPage;
+pub use mcpwire_model::result::wire::CompletionPage;
 pub use mcpwire_model::{
     Annotations, ElicitAnswer, ElicitReply, Form, PromptArgumentEntry, PromptEntry, PromptMessage,
     PromptResult, ResourceEntry, ResourceTemplateEntry, SampledBlock, SampledContent,

@@ -4,14 +4,14 @@
 //! ([`Content`], with [`Annotations`]), tool results ([`ToolResult`]), elicitation forms
 //! ([`Form`], derived from Rust types), sampling requests ([`SamplingRequest`]) and what a
 //! client answers to them and to elicitations ([`SamplingReply`], [`ElicitAnswer`]), log levels
-//! and the versions themselves ([`Version`]). Each `*_wire` module converts the model into
+//! and the versions themselves ([`Version`]). Each concept's `wire` module converts the model into
 //! the generated types of one version (`mcpwire_types::mcp::v…`), which are what gets
 //! serialized; what a version cannot carry is an error, never dropped.
 //!
 //! The other way, what a server sends is read back into the model: the reply's text is
 //! decoded as the version's generated type (so what its schema refuses is a [`ReadError`]),
 //! then converted: [`ToolResult::from_json`], [`PromptResult::from_json`],
-//! [`result_read::read_resource_result`], [`result_wire::CompletionPage::from_json`],
+//! [`result::read::read_resource_result`], [`result::wire::CompletionPage::from_json`],
 //! [`ToolInfo::from_json`] and [`ToolPage::from_json`] (`tools/list`),
 //! [`InitializeReply::from_json`] and [`DiscoverReply::from_json`] (`server/discover`); a
 //! client reads what a server asks with [`SamplingRequest::from_json`] and
@@ -41,37 +41,25 @@
 #![warn(missing_docs)]
 
 pub mod ask;
-mod ask_read;
-pub mod ask_reply;
-mod ask_reply_wire;
-pub mod ask_wire;
 mod by_version;
 pub mod content;
-mod content_read;
-pub mod content_wire;
 pub mod form;
-mod form_derive;
-mod form_wire;
 pub mod listing;
-mod listing_wire;
 pub mod logging;
-pub mod prompt_message;
+pub mod prompt;
 pub mod read_error;
 pub mod result;
-pub mod result_read;
-pub mod result_wire;
-pub mod sampled;
-mod sampled_wire;
 pub mod schema;
 pub mod server_info;
-mod server_info_wire;
 pub mod tool_info;
-mod tool_info_wire;
 pub mod version;
 
+pub use ask::reply::{ElicitAnswer, ElicitReply, SamplingReply};
+pub use ask::sampled::{
+    SampledBlock, SampledContent, SampledToolResult, SampledToolUse, ToolChoice, ToolChoiceMode,
+};
+pub use ask::wire::AskError;
 pub use ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest};
-pub use ask_reply::{ElicitAnswer, ElicitReply, SamplingReply};
-pub use ask_wire::AskError;
 pub use content::{
     Annotations, Content, ContentError, ContentKind, EmbeddedResource, ResourceContents,
     ResourceLink, Role,
@@ -81,12 +69,9 @@ pub use listing::{
     ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,
 };
 pub use logging::LogLevel;
-pub use prompt_message::{PromptMessage, PromptResult};
+pub use prompt::{PromptMessage, PromptResult};
 pub use read_error::ReadError;
 pub use result::{IntoToolResult, Structured, ToolResult};
-pub use sampled::{
-    SampledBlock, SampledContent, SampledToolResult, SampledToolUse, ToolChoice, ToolChoiceMode,
-};
 pub use schema::{SchemaError, object_schema};
 pub use server_info::{
     DiscoverReply, InitializeReply, ListCapability, PeerInfo, ResourcesCapability,

@@ -56,7 +56,7 @@ pub fn message_params(
             };
             let mut out = $m::LoggingMessageNotificationParams::new(data, level);
             out.logger = logger.map(str::to_owned);
-            crate::content_wire::to_value(out)
+            crate::content::wire::to_value(out)
         }};
     }
     crate::by_version::by_version!(version, params)

@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use mcpwire_model::result_read::read_resource_result;
-use mcpwire_model::result_wire::{CompletionPage, read_result};
+use mcpwire_model::result::read::read_resource_result;
+use mcpwire_model::result::wire::{CompletionPage, read_result};
 use mcpwire_model::{
     Annotations, Content, DiscoverReply, EmbeddedResource, InitializeReply, ListCapability,
     PeerInfo, PromptMessage, PromptResult, ResourceContents, ResourceLink, ResourcesCapability,
@@ -292,7 +292,7 @@ fn resource_contents_and_completions_read_back_equal_under_every_version() {
                 has_more: None,
             },
         ] {
-            let sent = mcpwire_model::result_wire::complete_result(page.clone(), version);
+            let sent = mcpwire_model::result::wire::complete_result(page.clone(), version);
             assert_eq!(
                 CompletionPage::from_json(&sent.to_string(), version).unwrap(),
                 page
@@ -665,7 +665,7 @@ fn the_upstream_2026_examples_read_and_survive_a_round_trip() {
     }
     for (path, text) in examples("CompleteResult") {
         let read = CompletionPage::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let again = mcpwire_model::result_wire::complete_result(read.clone(), v).to_string();
+        let again = mcpwire_model::result::wire::complete_result(read.clone(), v).to_string();
         assert_eq!(
             CompletionPage::from_json(&again, v).unwrap(),
             read,

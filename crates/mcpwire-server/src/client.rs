@@ -9,9 +9,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::ask_wire::AskError;
-use crate::result::ToolResult;
-use crate::version::Version;
+use mcpwire_model::ask::wire::AskError;
+use mcpwire_model::result::ToolResult;
+use mcpwire_model::version::Version;
 
 /// Why a request to the client brought no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]

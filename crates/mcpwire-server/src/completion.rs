@@ -9,8 +9,8 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::result_wire::{CompletionPage, complete_result};
-use crate::version::Version;
+use mcpwire_model::result::wire::{CompletionPage, complete_result};
+use mcpwire_model::version::Version;
 
 use crate::tool::BoxFuture;
 

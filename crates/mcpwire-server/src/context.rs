@@ -10,15 +10,15 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::ask::{ElicitRequest, SamplingRequest};
-use crate::ask_wire::{AskError, elicit_params, sampling_params};
 use crate::client::{
     ClientError, CreateMessage, ElicitCreate, Elicitation, Elicited, UrlElicitation, elicitation,
 };
-use crate::form::Form;
 use crate::input_round::InputRound;
-use crate::logging::LogLevel;
-use crate::version::{Feature, Version};
+use mcpwire_model::ask::wire::{AskError, elicit_params, sampling_params};
+use mcpwire_model::ask::{ElicitRequest, SamplingRequest};
+use mcpwire_model::form::Form;
+use mcpwire_model::logging::LogLevel;
+use mcpwire_model::version::{Feature, Version};
 
 /// The context of one call (see the [crate docs](crate) for an example).
 #[derive(Debug, Clone)]
@@ -179,7 +179,8 @@ impl Context {
         if !passes {
             return false;
         }
-        let params = crate::logging::message_params(level, logger, data.into(), self.version);
+        let params =
+            mcpwire_model::logging::message_params(level, logger, data.into(), self.version);
         self.request
             .notify_raw("notifications/message", &params)
             .await

@@ -17,7 +17,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use mcpwire::params::decode_params;
 use mcpwire::service::{AsyncContext, CancellationToken};
 use mcpwire::{RawParams, RpcError};
-use mcpwire_model::result_wire::empty_result;
+use mcpwire_model::result::wire::empty_result;
 use mcpwire_model::{DiscoverReply, InitializeReply, ListPage, ToolPage};
 use mcpwire_types::JsonObject;
 use mcpwire_types::mcp::v2026_07_28::ErrorCode;
@@ -41,7 +41,7 @@ use crate::shared::Shared;
 use crate::tasks::{self, TaskSupport};
 use crate::tool::Tool;
 use crate::validate::validate;
-use crate::version::{Feature, Version};
+use mcpwire_model::version::{Feature, Version};
 
 /// What [`handle`] reads of a request before its future starts.
 enum Prepared {

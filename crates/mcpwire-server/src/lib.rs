@@ -190,44 +190,40 @@ mod tool;
 mod uri_template;
 mod validate;
 
-// The version-neutral model lives in `mcpwire-model`; its modules keep their paths here.
-use mcpwire_model::{
-    ask, ask_wire, content, content_wire, form, logging, prompt_message, result, result_wire,
-    schema, version,
-};
-
 pub use arguments::{ArgumentError, NoArguments};
-pub use ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest};
-pub use ask_wire::AskError;
 pub use client::{ClientError, Elicitation, Elicited, UrlElicitation};
 pub use completion::{CompletionRequest, MAX_COMPLETIONS};
-pub use content::{
+pub use context::Context;
+pub use events::{EventReceiver, EventSource, InProcessEvents, ReceiveError, ServerEvent};
+pub use mcpwire_model::ask::wire::AskError;
+pub use mcpwire_model::ask::{
+    ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest,
+};
+pub use mcpwire_model::content::{
     Annotations, Content, ContentError, ContentKind, EmbeddedResource, ResourceContents,
     ResourceLink, Role,
 };
-pub use context::Context;
-pub use events::{EventReceiver, EventSource, InProcessEvents, ReceiveError, ServerEvent};
-pub use form::{Choice, FieldKind, Form, FormError, FormField, TextFormat};
-pub use logging::LogLevel;
+pub use mcpwire_model::form::{Choice, FieldKind, Form, FormError, FormField, TextFormat};
+pub use mcpwire_model::logging::LogLevel;
+pub use mcpwire_model::prompt::PromptMessage;
+pub use mcpwire_model::result::{IntoToolResult, Structured, ToolResult};
+pub use mcpwire_model::schema::{SchemaError, object_schema};
+pub use mcpwire_model::version::Version;
 pub use mcpwire_model::{
     ElicitAnswer, SampledBlock, SampledContent, SampledToolResult, SampledToolUse, SamplingReply,
     ToolChoice, ToolChoiceMode, ToolInfo,
 };
 pub use prompt::Prompt;
-pub use prompt_message::PromptMessage;
 pub use request_state::{MAX_REQUEST_STATE, MIN_STATE_SECRET};
 pub use resource::Resource;
 pub use resource_template::ResourceTemplate;
-pub use result::{IntoToolResult, Structured, ToolResult};
 pub use roots::Root;
-pub use schema::{SchemaError, object_schema};
 #[cfg(feature = "http")]
 pub use server::McpHttpService;
 pub use server::{BuildError, DEFAULT_PAGE_SIZE, McpServer, McpServerBuilder};
 pub use session::SessionState;
 pub use tasks::{TASKS_EXTENSION, TaskLimits, TaskSupport};
 pub use tool::Tool;
-pub use version::Version;
 
 /// The Streamable HTTP transport's configuration (bind address, path, Origin and Host checks,
 /// stateless mode), for [`McpServer::http_server`].

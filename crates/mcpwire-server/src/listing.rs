@@ -17,7 +17,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::version::Version;
+use mcpwire_model::version::Version;
 
 /// An item's rendered text under each version: unset until a listing under that version
 /// needs it; `None` when the version cannot carry the item alone.

@@ -11,14 +11,14 @@ use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_member};
 use crate::completion::{Completers, CompletionRequest};
-use crate::content::{Content, Role};
-use crate::content_wire::get_prompt_result;
 use crate::context::Context;
-use crate::prompt_message::PromptMessage;
 use crate::resource_info::{icons_for, meta_for};
-use crate::schema::{SchemaError, object_schema};
 use crate::tool::BoxFuture;
-use crate::version::{Feature, Version};
+use mcpwire_model::content::wire::get_prompt_result;
+use mcpwire_model::content::{Content, Role};
+use mcpwire_model::prompt::PromptMessage;
+use mcpwire_model::schema::{SchemaError, object_schema};
+use mcpwire_model::version::{Feature, Version};
 
 type GetFn = dyn Fn(Map<String, Value>, Context) -> Result<BoxFuture<Vec<PromptMessage>>, ArgumentError>
     + Send

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::completion::{Argument, CompletionContext, Reference};
-use crate::logging::LogLevel;
+use mcpwire_model::logging::LogLevel;
 
 /// One decoded request: the `_meta` members this layer reads and the method's own members.
 #[derive(Debug)]

@@ -6,12 +6,12 @@ use std::sync::Arc;
 use mcpwire_model::ResourceEntry;
 use serde_json::Value;
 
-use crate::content::ResourceContents;
 use crate::context::Context;
 use crate::resource_info::{ResourceInfo, resource_info_setters};
-use crate::result_wire::read_result;
 use crate::tool::BoxFuture;
-use crate::version::Version;
+use mcpwire_model::content::ResourceContents;
+use mcpwire_model::result::wire::read_result;
+use mcpwire_model::version::Version;
 
 type ReadFn = dyn Fn(Context) -> BoxFuture<ResourceContents> + Send + Sync;
 

@@ -5,7 +5,7 @@
 use mcpwire_model::{Annotations, ResourceEntry, ResourceTemplateEntry};
 use serde_json::{Map, Value};
 
-use crate::version::{Feature, Version};
+use mcpwire_model::version::{Feature, Version};
 
 /// The descriptive members of a resource or resource template.
 #[derive(Debug, Clone)]

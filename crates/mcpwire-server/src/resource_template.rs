@@ -12,13 +12,13 @@ use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_member};
 use crate::completion::{Completers, CompletionRequest};
-use crate::content::ResourceContents;
 use crate::context::Context;
 use crate::resource_info::{ResourceInfo, resource_info_setters};
-use crate::result_wire::read_result;
 use crate::tool::BoxFuture;
 use crate::uri_template::UriTemplate;
-use crate::version::Version;
+use mcpwire_model::content::ResourceContents;
+use mcpwire_model::result::wire::read_result;
+use mcpwire_model::version::Version;
 
 type ReadFn = dyn Fn(Map<String, Value>, Context) -> Result<BoxFuture<ResourceContents>, ArgumentError>
     + Send

@@ -14,11 +14,11 @@ use crate::prompt::Prompt;
 use crate::request_state::StateKey;
 use crate::resource::Resource;
 use crate::resource_template::ResourceTemplate;
-use crate::schema::SchemaError;
 use crate::session::SessionState;
 use crate::shared::{Offers, ServerInfo, Shared};
 use crate::tasks::{TaskLimits, TaskStore, TaskSupport};
 use crate::tool::Tool;
+use mcpwire_model::schema::SchemaError;
 
 /// The default number of items per page of `tools/list`, `resources/list`, `prompts/list`.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -293,14 +293,14 @@ impl McpServer {
         let starts_stateless = self
             .profile
             .protocol_version()
-            .and_then(crate::version::Version::parse)
-            .is_some_and(crate::version::Version::is_stateless);
+            .and_then(mcpwire_model::version::Version::parse)
+            .is_some_and(mcpwire_model::version::Version::is_stateless);
         let stateless_versions = if starts_stateless {
-            crate::version::Version::ALL
+            mcpwire_model::version::Version::ALL
                 .into_iter()
                 .rev()
                 .filter(|v| v.is_stateless())
-                .map(crate::version::Version::as_str)
+                .map(mcpwire_model::version::Version::as_str)
                 .collect()
         } else {
             Vec::new()

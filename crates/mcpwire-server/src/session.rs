@@ -7,10 +7,10 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use mcpwire::service::PeerHandle;
 use serde_json::{Map, Value};
 
-use crate::logging::LogLevel;
 use crate::param_headers::ParamHeaders;
 use crate::shared::Shared;
-use crate::version::Version;
+use mcpwire_model::logging::LogLevel;
+use mcpwire_model::version::Version;
 
 /// The state of one session of an [`McpServer`](crate::McpServer) (the `S` of its
 /// [`Session`](mcpwire::service::Session)); opaque.

@@ -15,7 +15,7 @@ use crate::resource::Resource;
 use crate::resource_template::ResourceTemplate;
 use crate::tasks::{TASKS_EXTENSION, TaskStore};
 use crate::tool::Tool;
-use crate::version::{Feature, Version};
+use mcpwire_model::version::{Feature, Version};
 
 /// What a server says about itself.
 #[derive(Debug, Clone)]

@@ -12,10 +12,10 @@ use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_arguments};
 use crate::context::Context;
-use crate::result::{IntoToolResult, ToolResult};
-use crate::schema::{SchemaError, object_schema};
 use crate::tasks::TaskSupport;
-use crate::version::{Feature, Version};
+use mcpwire_model::result::{IntoToolResult, ToolResult};
+use mcpwire_model::schema::{SchemaError, object_schema};
+use mcpwire_model::version::{Feature, Version};
 
 /// A boxed future, `Send`.
 pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::request::{Input, Meta, Request, Untyped, Validated};
-use crate::version::Version;
+use mcpwire_model::version::Version;
 
 /// A member of a generated value as this layer's own type (the same JSON: a prompt
 /// reference, a log level, capabilities); the generated type already accepted it.

@@ -48,8 +48,6 @@ pub mod http_rules;
 pub mod ids;
 pub mod judge;
 pub mod kinds;
-#[cfg(test)]
-mod layering_tests;
 pub mod lenient;
 pub mod lifecycle;
 pub mod lines;

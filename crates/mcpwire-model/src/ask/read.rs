@@ -6,22 +6,22 @@
 //! is a [`ReadError`]. What the model has no place for is an error too, never silently
 //! dropped: a `requestedSchema` that is not a flat form. Tool use, tool results, arrays of
 //! blocks (from 2025-11-25), `tools`, `toolChoice`, `metadata` and `task` are read
-//! (`sampled_wire.rs`), and `_meta` wherever the version's schema has it (each message from
+//! (`ask/sampled_wire.rs`), and `_meta` wherever the version's schema has it (each message from
 //! 2025-11-25; the params under 2025-11-25).
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::Value;
 
+use crate::ask::reply_wire::role_of;
+use crate::ask::sampled_wire::{SampledOf, tool_choice_of, tools_of};
 use crate::ask::{
     ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest,
 };
-use crate::ask_reply_wire::role_of;
 use crate::by_version::{by_version, if_member};
-use crate::content_read::object_of;
-use crate::content_wire::to_value;
+use crate::content::read::object_of;
+use crate::content::wire::to_value;
 use crate::form::Form;
 use crate::read_error::{ReadError, decode};
-use crate::sampled_wire::{SampledOf, tool_choice_of, tools_of};
 use crate::version::Version;
 
 impl SamplingRequest {

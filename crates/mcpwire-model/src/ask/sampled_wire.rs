@@ -8,16 +8,16 @@ use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v20
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::ask_wire::{AskError, lacking, refused};
-use crate::content::Content;
-use crate::content_read::{ReadBlock, object, read_block};
-use crate::content_wire::{BlockTo, as_generated, block_to, to_value};
-use crate::read_error::ReadError;
-use crate::sampled::{
+use crate::ask::sampled::{
     SampledBlock, SampledContent, SampledToolResult, SampledToolUse, ToolChoice, ToolChoiceMode,
 };
+use crate::ask::wire::{AskError, lacking, refused};
+use crate::content::Content;
+use crate::content::read::{ReadBlock, object, read_block};
+use crate::content::wire::{BlockTo, as_generated, block_to, to_value};
+use crate::read_error::ReadError;
 use crate::tool_info::ToolInfo;
-use crate::tool_info_wire::{read_tool, tool_json};
+use crate::tool_info::wire::{read_tool, tool_json};
 use crate::version::Version;
 
 /// The single text, image or audio block of `content`, which is all a sampled message of a

@@ -1,5 +1,5 @@
-//! The content model read back: each version's generated content blocks, `CallToolResult`
-//! and `GetPromptResult` converted into [`Content`], [`ToolResult`] and [`PromptResult`].
+//! The content model read back: each version's generated content blocks converted into
+//! [`Content`]; `result/read.rs` and `prompt/read.rs` build tool and prompt results on it.
 //!
 //! The text is first decoded as the version's generated type, so what its schema refuses is
 //! a [`ReadError`]. The `_meta` of a block and of an embedded resource's contents, and a
@@ -11,14 +11,12 @@ use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v20
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 
-use crate::by_version::{by_version, if_member};
+use crate::by_version::if_member;
+use crate::content::wire::to_value;
 use crate::content::{
-    Annotations, Content, ContentKind, EmbeddedResource, ResourceContents, ResourceLink, Role,
+    Annotations, Content, ContentKind, EmbeddedResource, ResourceContents, ResourceLink,
 };
-use crate::content_wire::to_value;
-use crate::prompt_message::{PromptMessage, PromptResult};
-use crate::read_error::{ReadError, decode};
-use crate::result::ToolResult;
+use crate::read_error::ReadError;
 use crate::version::Version;
 
 /// The members of `value` when it is a JSON object.
@@ -43,8 +41,8 @@ pub(crate) fn icons_of<T: Serialize>(icons: Option<Vec<T>>) -> Option<Vec<Map<St
 macro_rules! read_role {
     ($m:ident, $role:expr) => {
         match $role {
-            $m::Role::User => Role::User,
-            $m::Role::Assistant => Role::Assistant,
+            $m::Role::User => $crate::content::Role::User,
+            $m::Role::Assistant => $crate::content::Role::Assistant,
         }
     };
 }
@@ -249,7 +247,10 @@ pub(crate) fn read_block<T: ReadBlock>(
 }
 
 /// Every block read, failing on the first that cannot be.
-fn blocks<T: ReadBlock>(items: Vec<T>, version: Version) -> Result<Vec<Content>, ReadError> {
+pub(crate) fn blocks<T: ReadBlock>(
+    items: Vec<T>,
+    version: Version,
+) -> Result<Vec<Content>, ReadError> {
     items.into_iter().map(|b| b.read_block(version)).collect()
 }
 
@@ -280,71 +281,10 @@ macro_rules! read_complete {
             $ty,
             result_type,
             {
-                $crate::content_read::complete(&$r.result_type, $what, $version)?;
+                $crate::content::read::complete(&$r.result_type, $what, $version)?;
             },
             {}
         )
     };
 }
 pub(crate) use read_complete;
-
-/// The [`ToolResult`] of a `CallToolResult` of `version` (its JSON text).
-pub(crate) fn read_call_tool_result(text: &str, version: Version) -> Result<ToolResult, ReadError> {
-    const WHAT: &str = "CallToolResult";
-    let unreadable = |e: serde_json::Error| ReadError::new(WHAT, version, e.to_string());
-    macro_rules! read {
-        ($m:ident) => {{
-            let r: $m::CallToolResult = decode(text, WHAT, version)?;
-            read_complete!($m, CallToolResult, r, WHAT, version);
-            // `structuredContent` (2025-06-18 on): a JSON object, any JSON value from
-            // 2026-07-28.
-            let structured = if_member!(
-                $m,
-                CallToolResult,
-                structured_content,
-                {
-                    r.structured_content
-                        .map(|s| s.to_value())
-                        .transpose()
-                        .map_err(unreadable)?
-                },
-                { None }
-            );
-            ToolResult::from_parts(
-                blocks(r.content, version)?,
-                structured,
-                r.is_error == Some(true),
-            )
-        }};
-    }
-    Ok(by_version!(version, read))
-}
-
-/// The [`PromptResult`] of a `GetPromptResult` of `version` (its JSON text).
-pub(crate) fn read_get_prompt_result(
-    text: &str,
-    version: Version,
-) -> Result<PromptResult, ReadError> {
-    const WHAT: &str = "GetPromptResult";
-    macro_rules! read {
-        ($m:ident) => {{
-            let r: $m::GetPromptResult = decode(text, WHAT, version)?;
-            read_complete!($m, GetPromptResult, r, WHAT, version);
-            let messages = r
-                .messages
-                .into_iter()
-                .map(|m| {
-                    Ok(PromptMessage {
-                        role: read_role!($m, m.role),
-                        content: m.content.read_block(version)?,
-                    })
-                })
-                .collect::<Result<Vec<_>, ReadError>>()?;
-            PromptResult {
-                description: r.description,
-                messages,
-            }
-        }};
-    }
-    Ok(by_version!(version, read))
-}

@@ -7,13 +7,13 @@
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::{Number, Value};
 
+use crate::ask::sampled_wire::{SampledTo, tool_choice_to, tools_to};
 use crate::ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingRequest};
 use crate::by_version::{by_version, if_member, refuse_member, set_member};
+use crate::content::wire::{optional_as, to_value};
 use crate::content::{ContentError, Role};
-use crate::content_wire::{optional_as, to_value};
 use crate::form::FormError;
-use crate::form_wire::{requested_2025_06_18, requested_2025_11_25_on};
-use crate::sampled_wire::{SampledTo, tool_choice_to, tools_to};
+use crate::form::wire::{requested_2025_06_18, requested_2025_11_25_on};
 use crate::version::Version;
 
 /// Why a request to the client cannot be sent under a version.

@@ -1,6 +1,6 @@
 //! What a sampled message holds: one block or (from 2025-11-25) an array of blocks, each a
 //! content block (text, image, audio), a tool use the model asks for, or the result of one;
-//! and how a server lets the model use tools (`toolChoice`). `sampled_wire.rs` converts them
+//! and how a server lets the model use tools (`toolChoice`). `ask/sampled_wire.rs` converts them
 //! into each version's generated types.
 
 use serde_json::{Map, Value};

@@ -4,19 +4,19 @@
 //! [`ElicitAnswer::to_json`]), and those read back.
 //! What a version lacks (audio before 2025-03-26, elicitation before 2025-06-18, a resource
 //! in any sampled message, tool use before 2025-11-25) is an [`AskError`] when sent; tool
-//! use, tool results and arrays of blocks (from 2025-11-25) go through `sampled_wire.rs`.
+//! use, tool results and arrays of blocks (from 2025-11-25) go through `ask/sampled_wire.rs`.
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::{Map, Value, json};
 
-use crate::ask_reply::{ElicitAnswer, ElicitReply, SamplingReply};
-use crate::ask_wire::{AskError, lacking, refused};
+use crate::ask::reply::{ElicitAnswer, ElicitReply, SamplingReply};
+use crate::ask::sampled_wire::{SampledOf, SampledTo};
+use crate::ask::wire::{AskError, lacking, refused};
 use crate::by_version::by_version;
 use crate::content::Role;
-use crate::content_read::object_of;
-use crate::content_wire::{optional_as, to_value};
+use crate::content::read::object_of;
+use crate::content::wire::{optional_as, to_value};
 use crate::read_error::{ReadError, decode};
-use crate::sampled_wire::{SampledOf, SampledTo};
 use crate::version::Version;
 
 /// The [`Role`] of a generated `Role` of module `$m`.

@@ -3,8 +3,11 @@
 //!
 //! This module knows nothing of the server machinery (no handlers, sessions or transport):
 //! it depends on `mcpwire-types` only, so that a client crate can share it. Each version's
-//! wire shape comes from `content_wire.rs`, which converts into that version's generated
+//! wire shape comes from `content/wire.rs`, which converts into that version's generated
 //! types.
+
+pub(crate) mod read;
+pub mod wire;
 
 use std::fmt;
 

@@ -1,15 +1,22 @@
 //! The version-neutral model of what a server asks the client: an elicitation (a form, or a
-//! URL to open) and a sampling request (a conversation for the client's model). `ask_wire.rs`
+//! URL to open) and a sampling request (a conversation for the client's model). `ask/wire.rs`
 //! converts them into each version's generated params types.
 //!
 //! Like the content model, it knows nothing of the server machinery, so that a client crate
 //! can share it.
 
+pub(crate) mod read;
+pub mod reply;
+pub(crate) mod reply_wire;
+pub mod sampled;
+pub(crate) mod sampled_wire;
+pub mod wire;
+
 use serde_json::{Map, Value};
 
+use crate::ask::sampled::{SampledContent, ToolChoice};
 use crate::content::{Content, Role};
 use crate::form::Form;
-use crate::sampled::{SampledContent, ToolChoice};
 use crate::tool_info::ToolInfo;
 
 /// What `elicitation/create` asks the user.

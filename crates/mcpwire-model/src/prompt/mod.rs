@@ -1,11 +1,13 @@
 //! A prompt's messages, version-neutral: what `prompts/get` returns (a description and
 //! messages, each a role and one content block).
 
+pub(crate) mod read;
+
 use serde_json::Value;
 
+use crate::content::wire::{get_prompt_result, prompt_message};
 use crate::content::{Content, ContentError, Role};
-use crate::content_read::read_get_prompt_result;
-use crate::content_wire::{get_prompt_result, prompt_message};
+use crate::prompt::read::read_get_prompt_result;
 use crate::read_error::ReadError;
 use crate::version::Version;
 

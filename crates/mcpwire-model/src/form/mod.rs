@@ -1,10 +1,13 @@
 //! The version-neutral model of an elicitation form: a flat list of fields, each a string,
 //! number, boolean, or a single or multiple choice among strings, with optional titles,
-//! descriptions and defaults. `form_derive.rs` derives one from a Rust type's JSON Schema;
-//! `form_wire.rs` converts it into each version's `PrimitiveSchemaDefinition`s.
+//! descriptions and defaults. `form/derive.rs` derives one from a Rust type's JSON Schema;
+//! `form/wire.rs` converts it into each version's `PrimitiveSchemaDefinition`s.
 //!
 //! Like the content model, it knows nothing of the server machinery, so that a client crate
 //! can share it.
+
+pub(crate) mod derive;
+pub(crate) mod wire;
 
 use serde_json::Number;
 

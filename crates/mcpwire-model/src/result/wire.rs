@@ -1,14 +1,14 @@
 //! The `completion/complete`, `resources/read` and empty results on the wire, built from
 //! each version's generated `CompleteResult`, `ReadResourceResult` and `EmptyResult` and
 //! serialized from them.
-//! (Tool and prompt results are in `content_wire.rs`, with the blocks they carry.)
+//! (Tool and prompt results are in `content/wire.rs`, with the blocks they carry.)
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde_json::Value;
 
 use crate::by_version::{by_version, if_member};
 use crate::content::ResourceContents;
-use crate::content_wire::to_value;
+use crate::content::wire::to_value;
 use crate::version::Version;
 
 /// One page of completion values (`CompleteResult.completion`): the values, how many there
@@ -46,7 +46,7 @@ pub fn complete_result(page: CompletionPage, version: Version) -> Value {
 /// serialized from its generated type: `{}`, and under 2026-07-28 `resultType: "complete"`.
 ///
 /// ```
-/// use mcpwire_model::{Version, result_wire::empty_result};
+/// use mcpwire_model::{Version, result::wire::empty_result};
 ///
 /// assert_eq!(empty_result(Version::V2025_11_25).to_string(), "{}");
 /// assert_eq!(empty_result(Version::V2026_07_28)["resultType"], "complete");

@@ -2,11 +2,15 @@
 //! it declares, its instructions, and the `initialize` and `server/discover` results that
 //! carry them.
 
+pub(crate) mod wire;
+
 use serde_json::Value;
 
 use crate::content::ContentError;
 use crate::read_error::ReadError;
-use crate::server_info_wire::{discover_result, initialize_result, read_discover, read_initialize};
+use crate::server_info::wire::{
+    discover_result, initialize_result, read_discover, read_initialize,
+};
 use crate::version::Version;
 
 /// A server's (or client's) name and version (`Implementation`).

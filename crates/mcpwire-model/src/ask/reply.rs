@@ -1,13 +1,13 @@
 //! The version-neutral model of what a client answers when a server asks: the message its
 //! model sampled ([`SamplingReply`], `CreateMessageResult`) and the user's answer to an
-//! elicitation ([`ElicitAnswer`], `ElicitResult`). `ask_reply_wire.rs` converts them to and
+//! elicitation ([`ElicitAnswer`], `ElicitResult`). `ask/reply_wire.rs` converts them to and
 //! from each version's generated types, so the client that writes them and the server that
 //! reads them hold one shape.
 
 use serde_json::{Map, Value};
 
+use crate::ask::sampled::{SampledContent, SampledToolUse};
 use crate::content::{Content, Role};
-use crate::sampled::{SampledContent, SampledToolUse};
 
 /// What the client's model answered to `sampling/createMessage` (`CreateMessageResult`).
 ///
@@ -52,11 +52,11 @@ impl SamplingReply {
     /// 2025-11-25). One use is sent as a block, several as an array.
     pub fn tool_use(model: impl Into<String>, mut uses: Vec<SampledToolUse>) -> Self {
         let content = if uses.len() == 1 {
-            SampledContent::Block(crate::sampled::SampledBlock::ToolUse(uses.remove(0)))
+            SampledContent::Block(crate::ask::sampled::SampledBlock::ToolUse(uses.remove(0)))
         } else {
             SampledContent::Blocks(
                 uses.into_iter()
-                    .map(crate::sampled::SampledBlock::ToolUse)
+                    .map(crate::ask::sampled::SampledBlock::ToolUse)
                     .collect(),
             )
         };

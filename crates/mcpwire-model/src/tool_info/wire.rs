@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 
 use crate::by_version::{by_version, if_member, refuse_member, set_member};
 use crate::content::ContentError;
-use crate::content_read::read_complete;
-use crate::content_wire::{as_generated, to_value};
+use crate::content::read::read_complete;
+use crate::content::wire::{as_generated, to_value};
 use crate::read_error::{ReadError, decode};
 use crate::tool_info::{ToolHints, ToolInfo, ToolPage};
 use crate::version::Version;

@@ -9,12 +9,12 @@ use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v20
 use serde_json::{Map, Number, Value};
 
 use crate::by_version::{by_version, if_member, set_member};
-use crate::content::{Annotations, ContentError, Role};
-use crate::content_read::{
+use crate::content::read::{
     annotations_of, annotations_read, dated_annotations_of, icons_of, object_of, read_complete,
     read_role,
 };
-use crate::content_wire::{annotations, annotations_to, icons_as, meta_as, priority, to_value};
+use crate::content::wire::{annotations, annotations_to, icons_as, meta_as, priority, to_value};
+use crate::content::{Annotations, ContentError, Role};
 use crate::listing::{
     ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,
 };

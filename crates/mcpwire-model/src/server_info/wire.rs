@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use crate::by_version::{by_version, if_member, refuse_member, set_member};
 use crate::content::ContentError;
-use crate::content_read::complete;
-use crate::content_wire::to_value;
+use crate::content::read::complete;
+use crate::content::wire::to_value;
 use crate::read_error::{ReadError, decode};
 use crate::server_info::{
     DiscoverReply, InitializeReply, ListCapability, PeerInfo, ResourcesCapability,

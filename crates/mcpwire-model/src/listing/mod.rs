@@ -1,10 +1,12 @@
 //! Resources, resource templates and prompts as their list results describe them,
 //! version-neutral, and one page of each list. (Tools are in `tool_info.rs`.)
 
+pub(crate) mod wire;
+
 use serde_json::{Map, Value};
 
 use crate::content::{Annotations, ContentError};
-use crate::listing_wire::{
+use crate::listing::wire::{
     list_prompts_result, list_resource_templates_result, list_resources_result,
     read_list_prompts_result, read_list_resource_templates_result, read_list_resources_result,
 };

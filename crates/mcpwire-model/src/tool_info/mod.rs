@@ -3,11 +3,13 @@
 //! the server wrote them, never dereferenced), its behaviour hints, icons, `execution` and
 //! `_meta`. Servers list their tools with it and clients read listings into it.
 
+pub(crate) mod wire;
+
 use serde_json::{Map, Value};
 
 use crate::content::ContentError;
 use crate::read_error::ReadError;
-use crate::tool_info_wire::{list_tools_result, read_list_tools_result, read_tool, tool_json};
+use crate::tool_info::wire::{list_tools_result, read_list_tools_result, read_tool, tool_json};
 use crate::version::Version;
 
 /// Hints about a tool's behaviour (`ToolAnnotations`, from 2025-03-26). A client must not

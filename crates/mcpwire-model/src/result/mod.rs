@@ -1,6 +1,9 @@
 //! What a tool returns: a version-neutral [`ToolResult`], encoded for the negotiated version
 //! when it is sent.
 
+pub mod read;
+pub mod wire;
+
 use std::borrow::Cow;
 use std::fmt::Display;
 
@@ -8,10 +11,10 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::content::wire::{ToolResultParts, call_tool_result};
 use crate::content::{Content, ContentError};
-use crate::content_read::read_call_tool_result;
-use crate::content_wire::{ToolResultParts, call_tool_result};
 use crate::read_error::ReadError;
+use crate::result::read::read_call_tool_result;
 use crate::schema::{SchemaError, object_schema};
 use crate::version::Version;
 
