@@ -216,14 +216,14 @@ impl<S: Send + Sync + 'static> Session<S> {
         attached: Option<Attachment>,
         read: impl FnOnce(bool),
     ) {
-        let received = self.shared.core.lock().peer.receive(frame);
+        let mut received = self.shared.core.lock().peer.receive(frame);
         read(
             received
                 .events
                 .iter()
                 .any(|event| matches!(event, Event::Request { .. })),
         );
-        if let Some(reply) = received.reply {
+        if let Some(reply) = received.take_reply() {
             let _ = sink.send(Outgoing::Reply(reply)).await;
         }
         let mut switch_to = None;
@@ -254,7 +254,7 @@ impl<S: Send + Sync + 'static> Session<S> {
                     // notification is dropped, as no reply can say so.
                     if let Event::Request { call, .. } = event {
                         let busy = self.busy_error();
-                        let line = self.shared.core.lock().peer.reply(call, Err(&busy));
+                        let line = self.shared.core.lock().peer.reply_frame(call, Err(&busy));
                         if let Some(line) = line {
                             let _ = sink.send(Outgoing::Reply(line)).await;
                         }
@@ -419,7 +419,7 @@ impl<S: Send + Sync + 'static> Session<S> {
             let (line, version) = {
                 let mut state = core.lock();
                 state.tokens.remove(&call.key());
-                let line = state.peer.reply(call, outcome.as_deref());
+                let line = state.peer.reply_frame(call, outcome.as_deref());
                 (line, trace::version_of(state.peer.profile()))
             };
             if let Some(trace) = &trace {
