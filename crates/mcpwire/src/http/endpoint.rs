@@ -962,7 +962,7 @@ struct Initialized {
 fn initialized(answer: &HandlerReply) -> Option<Initialized> {
     if let Some(facts) = &answer.facts {
         return facts.is_result().then(|| Initialized {
-            protocol_version: facts.agreed_version.clone(),
+            protocol_version: facts.agreed_version.as_deref().map(str::to_owned),
         });
     }
     let value = serde_json::from_slice::<serde_json::Value>(&answer.reply).ok()?;

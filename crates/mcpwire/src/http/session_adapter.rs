@@ -140,7 +140,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
                 tokio::select! {
                     _ = &mut receiving => break,
                     item = items.recv() => match item {
-                        Some(Outgoing::Reply(bytes)) => reply = Some(bytes),
+                        Some(Outgoing::Reply(bytes)) => reply = Some(*bytes),
                         Some(message) if message.bytes().is_empty() => {}
                         Some(message) => { let _ = to_session.send(message).await; }
                         None => break,
@@ -149,7 +149,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
             }
             while let Ok(item) = items.try_recv() {
                 match item {
-                    Outgoing::Reply(bytes) => reply = Some(bytes),
+                    Outgoing::Reply(bytes) => reply = Some(*bytes),
                     message if message.bytes().is_empty() => {}
                     message => {
                         let _ = to_session.send(message).await;
@@ -169,7 +169,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
 async fn next_reply(items: &mut SinkReceiver, outbound: &Outbound) -> Option<ReplyFrame> {
     while let Some(item) = items.recv().await {
         match item {
-            Outgoing::Reply(bytes) => return Some(bytes),
+            Outgoing::Reply(bytes) => return Some(*bytes),
             Outgoing::Message(bytes) => {
                 let _ = outbound.send(bytes).await;
             }

@@ -11,7 +11,7 @@ pub struct ReplyFacts {
     pub kind: ReplyKind,
     /// For a success reply to `initialize`: the `protocolVersion` its result names, when it
     /// names one as a string.
-    pub agreed_version: Option<String>,
+    pub agreed_version: Option<Box<str>>,
 }
 
 /// The shape of one reply.
@@ -108,14 +108,16 @@ impl Deref for ReplyFrame {
 /// The `protocolVersion` an `initialize` result names (a string), read from the result's own
 /// text where the peer writes the reply: once per session, from the handler's output, so that
 /// no transport reads the reply again to learn what was agreed.
-pub(crate) fn agreed_version(result: &str) -> Option<String> {
+pub(crate) fn agreed_version(result: &str) -> Option<Box<str>> {
     #[derive(serde::Deserialize)]
     struct Agreed<'a> {
         #[serde(rename = "protocolVersion", borrow, default)]
         protocol_version: Option<&'a serde_json::value::RawValue>,
     }
     let agreed: Agreed<'_> = serde_json::from_str(result).ok()?;
-    serde_json::from_str::<String>(agreed.protocol_version?.get()).ok()
+    serde_json::from_str::<String>(agreed.protocol_version?.get())
+        .ok()
+        .map(String::into_boxed_str)
 }
 
 #[cfg(test)]

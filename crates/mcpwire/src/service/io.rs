@@ -89,7 +89,7 @@ where
                 let rejection = Rejection::FrameTooLarge { len, max };
                 let facts = crate::peer::ReplyFacts::error(rejection.error().code());
                 let reply = crate::peer::ReplyFrame::new(rejection.reply(&profile), facts);
-                let _ = sink.send(Outgoing::Reply(reply)).await;
+                let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
             }
         }
     }

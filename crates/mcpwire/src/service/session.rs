@@ -224,7 +224,7 @@ impl<S: Send + Sync + 'static> Session<S> {
                 .any(|event| matches!(event, Event::Request { .. })),
         );
         if let Some(reply) = received.take_reply() {
-            let _ = sink.send(Outgoing::Reply(reply)).await;
+            let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
         }
         let mut switch_to = None;
         for event in received.events {
@@ -256,7 +256,7 @@ impl<S: Send + Sync + 'static> Session<S> {
                         let busy = self.busy_error();
                         let line = self.shared.core.lock().peer.reply_frame(call, Err(&busy));
                         if let Some(line) = line {
-                            let _ = sink.send(Outgoing::Reply(line)).await;
+                            let _ = sink.send(Outgoing::Reply(Box::new(line))).await;
                         }
                     }
                     return;
@@ -293,7 +293,7 @@ impl<S: Send + Sync + 'static> Session<S> {
                     trace.replied();
                 }
                 if let Some(reply) = reply {
-                    let _ = sink.send(Outgoing::Reply(reply)).await;
+                    let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
                 }
             }
             Next::Request { call, started } => {
@@ -428,7 +428,7 @@ impl<S: Send + Sync + 'static> Session<S> {
             // The result's text is in the line now: one copy of a large result at a time.
             drop(outcome);
             if let Some(line) = line {
-                let _ = sink.send(Outgoing::Reply(line)).await;
+                let _ = sink.send(Outgoing::Reply(Box::new(line))).await;
             }
             drop(permit);
         };

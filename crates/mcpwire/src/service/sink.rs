@@ -11,8 +11,9 @@ use crate::peer::ReplyFrame;
 pub enum Outgoing {
     /// The answer to an incoming frame: a response, an id-less error, or a batch's array.
     /// A frame gets at most one. It carries what it is (one success, one error and its
-    /// code, a batch's array), so that no transport decodes it again to tell.
-    Reply(ReplyFrame),
+    /// code, a batch's array), so that no transport decodes it again to tell. Boxed: the
+    /// channel's slots stay the size of a message's buffer.
+    Reply(Box<ReplyFrame>),
     /// A request or notification this side sends: a handler's output, a cancellation, or
     /// what the session sends on its own.
     Message(Vec<u8>),
@@ -30,7 +31,7 @@ impl Outgoing {
     /// The serialized message, owned.
     pub fn into_bytes(self) -> Vec<u8> {
         match self {
-            Outgoing::Reply(reply) => reply.into_bytes(),
+            Outgoing::Reply(reply) => (*reply).into_bytes(),
             Outgoing::Message(bytes) => bytes,
         }
     }
