@@ -76,18 +76,20 @@ pub(crate) fn handle(
             Prepared::Initialize {
                 chosen,
                 capabilities,
-            } => initialize(&state, chosen, capabilities, &request)?,
+            } => Shaped::Value(initialize(&state, chosen, capabilities, &request)?),
             Prepared::Task(fields) => {
                 let ctx = context(&state, version, fields.meta.as_ref(), request)?;
-                tasks::serve(
-                    &state.shared.tasks,
-                    state.task_owner(),
-                    &method,
-                    ctx.client_capabilities(),
-                    fields.task_id,
-                    fields.input_responses,
+                Shaped::Value(
+                    tasks::serve(
+                        &state.shared.tasks,
+                        state.task_owner(),
+                        &method,
+                        ctx.client_capabilities(),
+                        fields.task_id,
+                        fields.input_responses,
+                    )
+                    .await?,
                 )
-                .await?
             }
             Prepared::Call(Validated {
                 meta,
@@ -307,10 +309,10 @@ fn input_round(
 
 /// Runs a handler's `work` to its result JSON; under 2026-07-28 its asks may end it with an
 /// input-required result instead.
-async fn answered(
+async fn answered<T: From<Value>>(
     round: Option<Arc<InputRound>>,
-    work: impl std::future::Future<Output = Result<Value, RpcError>>,
-) -> Result<Value, RpcError> {
+    work: impl std::future::Future<Output = Result<T, RpcError>>,
+) -> Result<T, RpcError> {
     match round {
         Some(round) => round.run(work).await,
         None => work.await,
@@ -367,9 +369,9 @@ async fn serve(
     request: Request,
     ctx: Context,
     state: &SessionState,
-) -> Result<Value, RpcError> {
+) -> Result<Shaped, RpcError> {
     let version = ctx.version();
-    match request {
+    let value = match request {
         Request::Ping => Ok(empty_result(version)),
         Request::Discover => discover(shared, version),
         Request::SetLevel(level) => {
@@ -378,7 +380,7 @@ async fn serve(
         }
         Request::CallTool {
             name, arguments, ..
-        } => call_tool(shared, name, arguments, ctx, state).await,
+        } => return call_tool(shared, name, arguments, ctx, state).await,
         Request::Listen(filter) => {
             crate::listen::listen(shared.offers, &*shared.events, filter, ctx.request()).await
         }
@@ -416,7 +418,8 @@ async fn serve(
         }
         // Served before (`initialize`, the list methods).
         Request::Initialize { .. } | Request::List { .. } => Err(RpcError::method_not_found()),
-    }
+    };
+    value.map(Shaped::Value)
 }
 
 /// `tools/call`. Over HTTP under 2026-07-28 (`headers` set) the parameters the tool marks
@@ -429,7 +432,7 @@ async fn call_tool(
     arguments: Option<JsonObject>,
     ctx: Context,
     state: &SessionState,
-) -> Result<Value, RpcError> {
+) -> Result<Shaped, RpcError> {
     let headers = state.param_headers();
     let version = ctx.version();
     let tool = read(&shared.tools)
@@ -470,24 +473,33 @@ async fn call_tool(
                     Some(capability) if version.is_stateless() => {
                         Err(missing_capability(capability))
                     }
-                    _ => Ok(result.into_json(version)),
+                    _ => Ok(result),
                 }
             };
             match task {
                 Some(token) => {
+                    let work = async move { work.await.map(|result| result.into_json(version)) };
                     let work = Box::pin(answered(round.clone(), work));
                     let owner = state.task_owner();
                     let tokens = (&request, token);
-                    tasks::run::call(&shared.tasks, owner, round, tokens, work).await
+                    let done = tasks::run::call(&shared.tasks, owner, round, tokens, work).await;
+                    done.map(Shaped::Value)
                 }
-                None => answered(round, work).await,
+                // Written once, from the version's generated type, as the result's text.
+                None => {
+                    let work = async move {
+                        work.await
+                            .map(|result| Shaped::Text(result.into_text(version)))
+                    };
+                    answered(round, work).await
+                }
             }
         }
         // From 2025-11-25 MCP asks for argument errors as tool execution errors, which the
         // model can read and correct; before, they are protocol errors.
-        Err(error) if version.has(Feature::ArgumentErrorsInResult) => {
-            Ok(crate::ToolResult::error(&error).to_json(version))
-        }
+        Err(error) if version.has(Feature::ArgumentErrorsInResult) => Ok(Shaped::Value(
+            crate::ToolResult::error(&error).to_json(version),
+        )),
         Err(error) => Err(invalid_params(&error.pointer, &error.reason)),
     }
 }
@@ -633,11 +645,33 @@ fn discover(shared: &Shared, version: Version) -> Result<Value, RpcError> {
 /// unless the result is input-required), and on complete list, read and discover results
 /// `ttlMs` and `cacheScope` (0 ms: lists can change at runtime; public: nothing here depends
 /// on who asks).
-fn finish(version: Version, method: &str, mut result: Value) -> Result<Box<RawValue>, RpcError> {
+///
+/// A result written as text already (a tool's, from its generated type, which carries
+/// `resultType` itself and is not cacheable) is taken as it is.
+fn finish(version: Version, method: &str, result: Shaped) -> Result<Box<RawValue>, RpcError> {
+    let mut result = match result {
+        Shaped::Text(text) => return Ok(text),
+        Shaped::Value(value) => value,
+    };
     complete_members(version, method, &mut result);
     result_text::result_text(&result).map_err(|e| {
         RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
     })
+}
+
+/// A method's result on its way to the reply: a value [`finish`] completes, or the text of a
+/// result written once from its generated type.
+enum Shaped {
+    /// A result to complete with what every result of the version carries.
+    Value(Value),
+    /// A complete result's JSON text.
+    Text(Box<RawValue>),
+}
+
+impl From<Value> for Shaped {
+    fn from(value: Value) -> Shaped {
+        Shaped::Value(value)
+    }
 }
 
 /// The members [`finish`] adds to a result of `method` under `version`.
@@ -801,7 +835,7 @@ mod tests {
                 ListPage { items, next_cursor }.to_json(version)
             }
         };
-        finish(version, method, result.map_err(unsendable)?)
+        finish(version, method, Shaped::Value(result.map_err(unsendable)?))
     }
 
     /// Every page of every list, under every version, twice (rendered, then kept): the

@@ -161,10 +161,10 @@ impl InputRound {
 
     /// Runs `work` (a handler producing its result JSON) until it completes, or until an ask
     /// finds no answer: then the result is the input-required one.
-    pub(crate) async fn run(
+    pub(crate) async fn run<T: From<Value>>(
         &self,
-        work: impl Future<Output = Result<Value, RpcError>>,
-    ) -> Result<Value, RpcError> {
+        work: impl Future<Output = Result<T, RpcError>>,
+    ) -> Result<T, RpcError> {
         let done = tokio::select! {
             biased;
             () = self.unanswered.notified() => None,
@@ -181,7 +181,7 @@ impl InputRound {
             _ => {
                 let state =
                     request_state::seal(&self.key, &self.binding, std::mem::take(&mut asks.used))?;
-                input_required(std::mem::take(&mut asks.missing), state)
+                input_required(std::mem::take(&mut asks.missing), state).map(T::from)
             }
         }
     }

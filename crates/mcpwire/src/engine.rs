@@ -16,7 +16,7 @@ use crate::decode::RawNotification;
 use crate::events::ProtocolEvent;
 use crate::id::Id;
 use crate::params::RawParams;
-use crate::peer::{Call, Event, Peer};
+use crate::peer::{Call, Event, Peer, ReplyFrame};
 use crate::profile::Profile;
 use crate::reply::RpcError;
 use crate::router::{FallbackHandler, NotificationHandler, RequestHandler, Route, Router};
@@ -45,8 +45,8 @@ pub(crate) trait Host<S> {
 
 /// What is left for the host once the engine has taken an event.
 pub(crate) enum Next<'a> {
-    /// Handled: these bytes (a reply) are to be sent, if any.
-    Reply(Option<Vec<u8>>),
+    /// Handled: this reply is to be sent, if any.
+    Reply(Option<ReplyFrame>),
     /// An async request handler was started, or failed to start (bad params, a panic): the
     /// host runs it and passes `call` and its outcome to [`Peer::reply`].
     #[cfg(feature = "tokio")]
@@ -104,7 +104,7 @@ fn request<'a, S, H: Host<S>>(
 ) -> Next<'a> {
     if host.with_peer(|peer| peer.is_over_batch_budget(call.key())) {
         let error = RpcError::batch_reply_too_large();
-        return Next::Reply(host.with_peer(|peer| peer.reply(call, Err(&error))));
+        return Next::Reply(host.with_peer(|peer| peer.reply_frame(call, Err(&error))));
     }
     let profile = host.with_peer(|peer| peer.profile().clone());
     let state = host.state();
@@ -152,7 +152,7 @@ fn request<'a, S, H: Host<S>>(
             }
         }
     };
-    Next::Reply(host.with_peer(|peer| peer.reply(call, outcome.as_deref())))
+    Next::Reply(host.with_peer(|peer| peer.reply_frame(call, outcome.as_deref())))
 }
 
 fn notification<'a, S, H: Host<S>>(

@@ -20,7 +20,7 @@
 
 use crate::decode::Rejection;
 use crate::engine::{self, Host, Next};
-use crate::peer::Peer;
+use crate::peer::{Peer, ReplyFrame};
 use crate::profile::Profile;
 use crate::router::Router;
 
@@ -92,8 +92,26 @@ impl<S> Server<S> {
     /// The requests of a batch are handled in input order; the batch's replies are
     /// assembled by the [`Peer`] and written once the last of them is answered.
     pub fn handle_frame_into(&mut self, frame: &[u8], out: &mut Vec<u8>) -> bool {
-        let received = self.peer.receive(frame);
-        let mut reply = received.reply;
+        match self.handle_frame_reply(frame) {
+            // Moved, not copied, when `out` holds nothing yet (the serving loop's case).
+            Some(reply) if out.is_empty() => {
+                *out = reply.into_bytes();
+                true
+            }
+            Some(reply) => {
+                out.extend_from_slice(&reply);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Like [`handle_frame`](Self::handle_frame), the reply coming with what it is (one
+    /// success, one error and its code, a batch's array), so that a transport mapping replies
+    /// to statuses does not read it again.
+    pub fn handle_frame_reply(&mut self, frame: &[u8]) -> Option<ReplyFrame> {
+        let mut received = self.peer.receive(frame);
+        let mut reply = received.take_reply();
         let mut switch_to = None;
         let mut host = Blocking {
             peer: &mut self.peer,
@@ -102,27 +120,16 @@ impl<S> Server<S> {
         for event in received.events {
             // This server sends no requests, so no response matches one, and a cancellation
             // has already dropped the reply inside the peer: `Next::Host` needs nothing.
-            if let Next::Reply(Some(bytes)) =
+            if let Next::Reply(Some(frame)) =
                 engine::dispatch(&self.router, &mut host, event, &mut switch_to)
             {
-                reply = Some(bytes);
+                reply = Some(frame);
             }
         }
         if let Some(profile) = switch_to {
             self.peer.set_profile(profile);
         }
-        match reply {
-            // Moved, not copied, when `out` holds nothing yet (the serving loop's case).
-            Some(bytes) if out.is_empty() => {
-                *out = bytes;
-                true
-            }
-            Some(bytes) => {
-                out.extend_from_slice(&bytes);
-                true
-            }
-            None => false,
-        }
+        reply
     }
 
     /// Writes the reply to a whole-frame rejection (no id) to `out`.

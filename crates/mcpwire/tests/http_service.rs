@@ -69,6 +69,11 @@ fn router() -> Router<Probe> {
             let answer: Value = serde_json::from_str(answer.get()).map_err(internal)?;
             Ok::<_, RpcError>(json!({ "told": answer["content"]["name"] }))
         })
+        .request_async("refuse", |_: Arc<Probe>, p: Value, _: AsyncContext| async move {
+            // Invalid params, with as much `data` as the request asks for.
+            let len = p["len"].as_u64().unwrap_or(0) as usize;
+            Err::<Value, _>(RpcError::invalid_params().with_data(&"x".repeat(len)))
+        })
         .notification_async("notifications/hello", |_: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
             let _ = ctx.notify_raw("notifications/message", &json!({"level":"info","data":"hello"})).await;
         })
@@ -294,6 +299,34 @@ fn stateless_mode_serves_each_post_with_a_fresh_session() {
         events(&counted.body)[2],
         json!({"jsonrpc":"2.0","id":2,"result":{"counted":2}})
     );
+}
+
+/// Issue 48: the endpoint learns that a reply is an error, and its code, from the peer that
+/// wrote it, not by reading the reply again; so an error reply's status does not depend on
+/// its length. Stateless (2026-07-28), -32602 is 400, with 10 bytes of `data` or 100 KiB.
+#[test]
+fn a_stateless_error_reply_gets_its_status_whatever_its_length() {
+    let (server, _) = serve(HttpConfig::default().stateless(true));
+    for len in [10, 100 * 1024] {
+        let body =
+            format!(r#"{{"jsonrpc":"2.0","id":"r","method":"refuse","params":{{"len":{len}}}}}"#);
+        let refused = request(
+            server.addr,
+            "POST",
+            &[
+                JSON,
+                ACCEPT,
+                ("MCP-Protocol-Version", "2026-07-28"),
+                ("Mcp-Method", "refuse"),
+            ],
+            body.as_bytes(),
+        );
+        let reply = refused.json();
+        assert_eq!(reply["id"], "r", "{len}");
+        assert_eq!(reply["error"]["code"], -32602, "{len}");
+        assert_eq!(reply["error"]["data"].as_str().map(str::len), Some(len));
+        assert_eq!(refused.status, 400, "{len} bytes of data");
+    }
 }
 
 #[test]

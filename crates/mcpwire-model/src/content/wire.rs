@@ -37,6 +37,26 @@ pub(crate) fn priority(value: f64, version: Version) -> Result<Number, ContentEr
         .ok_or_else(|| ContentError::lacking(format!("the annotation priority {value}"), version))
 }
 
+/// What a generated result is written as: a JSON value, or its text (written once, from the
+/// generated type, with no value in between).
+pub(crate) trait Written: Sized {
+    /// `value` written as `Self`.
+    fn written(value: impl Serialize) -> Self;
+}
+
+impl Written for Value {
+    fn written(value: impl Serialize) -> Value {
+        to_value(value)
+    }
+}
+
+impl Written for Box<serde_json::value::RawValue> {
+    fn written(value: impl Serialize) -> Self {
+        // Infallible for the generated types, as for `to_value`.
+        serde_json::value::to_raw_value(&value).unwrap_or_default()
+    }
+}
+
 /// Serializes a generated value (infallible for these types: string keys, finite numbers).
 pub(crate) fn to_value(value: impl Serialize) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
@@ -402,10 +422,10 @@ fn all<T: Clone, U>(
 }
 
 /// The `CallToolResult` of `version`, serialized from its generated type.
-pub(crate) fn call_tool_result(
+pub(crate) fn call_tool_result<W: Written>(
     result: ToolResultParts<'_>,
     version: Version,
-) -> Result<Value, ContentError> {
+) -> Result<W, ContentError> {
     let is_error = result.is_error.then_some(true);
     macro_rules! result {
         ($m:ident) => {{
@@ -428,7 +448,7 @@ pub(crate) fn call_tool_result(
                     .map(|value| StructuredTo::structured_to(value, version))
                     .transpose()?
             );
-            to_value(out)
+            W::written(out)
         }};
     }
     Ok(by_version!(version, result))

@@ -212,6 +212,29 @@ impl ToolResult {
         call_tool_result(parts, version).unwrap_or_else(|error| Self::unsendable(&error, version))
     }
 
+    /// [`into_json`](Self::into_json) as the JSON text of the reply's result, written once
+    /// from the version's generated type (no [`Value`] in between): the same members, in the
+    /// generated type's order.
+    ///
+    /// ```
+    /// use mcpwire_model::{ToolResult, Version};
+    ///
+    /// let text = ToolResult::text("hi").into_text(Version::V2026_07_28);
+    /// let value: serde_json::Value = serde_json::from_str(text.get()).unwrap();
+    /// assert_eq!(value, ToolResult::text("hi").into_json(Version::V2026_07_28));
+    /// ```
+    pub fn into_text(self, version: Version) -> Box<serde_json::value::RawValue> {
+        let parts = ToolResultParts {
+            content: Cow::Owned(self.content),
+            structured: self.structured.as_ref(),
+            is_error: self.is_error,
+        };
+        call_tool_result(parts, version).unwrap_or_else(|error| {
+            let unsendable = Self::unsendable(&error, version);
+            serde_json::value::to_raw_value(&unsendable).unwrap_or_default()
+        })
+    }
+
     /// The tool execution error sent instead of a result `version` cannot carry.
     fn unsendable(error: &ContentError, version: Version) -> Value {
         Self::error(format!("the tool's result cannot be sent: {error}"))

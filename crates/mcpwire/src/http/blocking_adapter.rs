@@ -5,7 +5,7 @@ use std::sync::Arc;
 use hyper::body::Bytes;
 use tokio::sync::Mutex;
 
-use super::handler::{HttpService, Outbound, SessionContext, SessionHandler};
+use super::handler::{HandlerReply, HttpService, Outbound, SessionContext, SessionHandler};
 use crate::server::Server;
 
 /// Serves a synchronous [`Server`] per session: `make` builds one for every new session (or
@@ -67,11 +67,17 @@ where
 }
 
 impl<S: Send + 'static> SessionHandler for SyncSession<S> {
-    async fn handle(&self, frame: Bytes, _outbound: Outbound) -> Option<Bytes> {
+    async fn handle(&self, frame: Bytes, outbound: Outbound) -> Option<Bytes> {
+        self.handle_reply(frame, outbound)
+            .await
+            .map(|answer| answer.reply)
+    }
+
+    async fn handle_reply(&self, frame: Bytes, _outbound: Outbound) -> Option<HandlerReply> {
         // Queued frames of a busy session wait here, on no thread of the blocking pool.
         let mut server = Arc::clone(&self.server).lock_owned().await;
-        let work = tokio::task::spawn_blocking(move || server.handle_frame(&frame));
+        let work = tokio::task::spawn_blocking(move || server.handle_frame_reply(&frame));
         // `Server::handle_frame` catches handler panics itself; a failed join leaves no reply.
-        work.await.ok().flatten().map(Bytes::from)
+        work.await.ok().flatten().map(HandlerReply::from)
     }
 }

@@ -18,7 +18,7 @@ use super::cors;
 use super::deadline;
 use super::exchange::{self, Outcome, WhenClientLeaves};
 use super::guard::{Caller, Gate, MessageTarget};
-use super::handler::{HttpService, Outbound, SessionContext};
+use super::handler::{HandlerReply, HttpService, Outbound, SessionContext};
 use super::headers::{self, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
 use super::race::{First, race};
 use super::request_state::RequestState;
@@ -801,8 +801,14 @@ fn answer(
         // never gets; 202 is for notifications and responses alone.
         Outcome::Reply(None) if kind.is_request => event_stream(mpsc::channel(1).1),
         Outcome::Reply(None) => empty(StatusCode::ACCEPTED),
-        Outcome::Reply(Some(reply)) => {
-            let status = match single_error_code(&reply) {
+        Outcome::Reply(Some(HandlerReply { reply, facts })) => {
+            // What the reply is comes with it from the peer that wrote it; only a handler of
+            // the user's own that returns bytes alone leaves it to be read here.
+            let code = match facts {
+                Some(facts) => facts.error_code(),
+                None => single_error_code(&reply),
+            };
+            let status = match code {
                 _ if kind.unreadable => StatusCode::BAD_REQUEST,
                 Some(code) => statuses.of_error(code),
                 None => StatusCode::OK,
@@ -924,7 +930,8 @@ const METHOD_NOT_FOUND: i64 = -32601;
 const ERROR_REPLY_MAX: usize = 64 * 1024;
 
 /// The error code of a reply that is one error response (a batch's array reply is not: its
-/// elements stand on their own). A long reply (a large result) is not parsed again.
+/// elements stand on their own), read from a reply that came without its facts (a handler
+/// of the user's own). A long reply (a large result) is not parsed again.
 fn single_error_code(reply: &[u8]) -> Option<i64> {
     #[derive(serde::Deserialize)]
     struct Reply {
@@ -950,9 +957,15 @@ struct Initialized {
 }
 
 /// The agreement of a success reply (one with a `result` member at the top level); `None`
-/// for any other reply.
-fn initialized(reply: &[u8]) -> Option<Initialized> {
-    let value = serde_json::from_slice::<serde_json::Value>(reply).ok()?;
+/// for any other reply. Known from the reply's facts; only a handler of the user's own that
+/// returns bytes alone leaves the reply to be read here.
+fn initialized(answer: &HandlerReply) -> Option<Initialized> {
+    if let Some(facts) = &answer.facts {
+        return facts.is_result().then(|| Initialized {
+            protocol_version: facts.agreed_version.as_deref().map(str::to_owned),
+        });
+    }
+    let value = serde_json::from_slice::<serde_json::Value>(&answer.reply).ok()?;
     let result = value.get("result")?;
     let protocol_version = result
         .get("protocolVersion")

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TryRecvError;
 use tokio::task::JoinHandle;
 
-use super::handler::{Outbound, SessionHandler};
+use super::handler::{HandlerReply, Outbound, SessionHandler};
 use super::race::{First, race};
 use super::response::{HttpResponse, event_stream, sse_event};
 use super::resumable::{self, Resume};
@@ -21,7 +21,7 @@ use super::resumable::{self, Resume};
 /// How an exchange ended up.
 pub(crate) enum Outcome {
     /// The handler returned without streaming: its reply (`None`: nothing to answer).
-    Reply(Option<Bytes>),
+    Reply(Option<HandlerReply>),
     /// The handler streamed: the SSE response, already being fed.
     Streaming(HttpResponse),
     /// The handler panicked before streaming.
@@ -44,12 +44,12 @@ pub(crate) enum WhenClientLeaves {
 
 /// The handler's task; aborted when dropped unfinished under [`WhenClientLeaves::Abort`].
 pub(crate) struct HandlerTask {
-    task: JoinHandle<Option<Bytes>>,
+    task: JoinHandle<Option<HandlerReply>>,
     when_client_leaves: WhenClientLeaves,
 }
 
 impl Future for HandlerTask {
-    type Output = Result<Option<Bytes>, tokio::task::JoinError>;
+    type Output = Result<Option<HandlerReply>, tokio::task::JoinError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         Pin::new(&mut self.task).poll(cx)
@@ -90,7 +90,7 @@ pub(crate) async fn run<H: SessionHandler>(
     };
     let outbound = outbound.answering(caller);
     let mut task = HandlerTask {
-        task: tokio::spawn(async move { handler.handle(frame, outbound).await }),
+        task: tokio::spawn(async move { handler.handle_reply(frame, outbound).await }),
         when_client_leaves,
     };
     let Some(mut frames) = frames else {
@@ -118,7 +118,7 @@ pub(crate) async fn run<H: SessionHandler>(
     }
 }
 
-pub(crate) fn finished(done: Result<Option<Bytes>, tokio::task::JoinError>) -> Outcome {
+pub(crate) fn finished(done: Result<Option<HandlerReply>, tokio::task::JoinError>) -> Outcome {
     match done {
         Ok(reply) => Outcome::Reply(reply),
         Err(_) => Outcome::Failed,
@@ -162,7 +162,7 @@ fn stream(first: Bytes, frames: mpsc::Receiver<Bytes>, task: HandlerTask) -> Htt
 async fn forward_rest(
     first: Bytes,
     mut frames: mpsc::Receiver<Bytes>,
-    reply: Option<Bytes>,
+    reply: Option<HandlerReply>,
     sender: &mpsc::Sender<Bytes>,
 ) -> Result<(), ()> {
     sender.send(sse_event(&first)).await.map_err(drop)?;
@@ -174,9 +174,9 @@ async fn forward_rest(
     send_reply(reply, sender).await
 }
 
-async fn send_reply(reply: Option<Bytes>, sender: &mpsc::Sender<Bytes>) -> Result<(), ()> {
+async fn send_reply(reply: Option<HandlerReply>, sender: &mpsc::Sender<Bytes>) -> Result<(), ()> {
     match reply {
-        Some(reply) => sender.send(sse_event(&reply)).await.map_err(drop),
+        Some(answer) => sender.send(sse_event(&answer.reply)).await.map_err(drop),
         None => Ok(()),
     }
 }

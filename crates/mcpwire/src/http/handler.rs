@@ -8,6 +8,7 @@ use hyper::body::Bytes;
 use tokio::sync::mpsc;
 
 use super::session_id::SessionId;
+use crate::peer::{ReplyFacts, ReplyFrame};
 use crate::service::Closed;
 
 /// A server behind the Streamable HTTP transport: it opens one [`SessionHandler`] per session
@@ -75,6 +76,41 @@ pub trait SessionHandler: Send + Sync + 'static {
         frame: Bytes,
         outbound: Outbound,
     ) -> impl Future<Output = Option<Bytes>> + Send;
+
+    /// [`handle`](Self::handle), the reply coming with what it is (one success, one error and
+    /// its code, a batch's array; for `initialize`, the version agreed): what the transport
+    /// answers with (the status of an error, the session an `initialize` opens). The
+    /// adapters of this crate know it from the peer that wrote the reply; the default, for a
+    /// handler that returns bytes alone, leaves the transport to read the reply to tell.
+    fn handle_reply(
+        &self,
+        frame: Bytes,
+        outbound: Outbound,
+    ) -> impl Future<Output = Option<HandlerReply>> + Send {
+        async move {
+            let reply = self.handle(frame, outbound).await?;
+            Some(HandlerReply { reply, facts: None })
+        }
+    }
+}
+
+/// A handler's reply and, when the handler knows it, what the reply is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandlerReply {
+    /// The reply: one JSON-RPC response, or a batch's array.
+    pub reply: Bytes,
+    /// What the reply is; `None` from a handler that returns bytes alone.
+    pub facts: Option<ReplyFacts>,
+}
+
+impl From<ReplyFrame> for HandlerReply {
+    fn from(frame: ReplyFrame) -> HandlerReply {
+        let (bytes, facts) = frame.into_parts();
+        HandlerReply {
+            reply: Bytes::from(bytes),
+            facts: Some(facts),
+        }
+    }
 }
 
 /// A bounded sender of frames to the client: the SSE stream of one POST exchange, or the

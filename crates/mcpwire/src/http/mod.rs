@@ -148,7 +148,7 @@ pub use event_store::{
 };
 pub use forwarded::TrustedProxy;
 pub use guard::{Caller, Gate, Guard, GuardFuture, MessageTarget};
-pub use handler::{HttpService, Outbound, SessionContext, SessionHandler};
+pub use handler::{HandlerReply, HttpService, Outbound, SessionContext, SessionHandler};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 pub use health::{HEALTH_PATH, Health, HealthCheck};
 /// The byte buffer frames travel in (re-exported from hyper).

@@ -24,6 +24,7 @@ use tokio::sync::{Notify, mpsc, watch};
 
 use super::event_store::{EventId, EventStore, StreamId};
 use super::exchange::{EVENT_QUEUE, HandlerTask, Outcome, finished};
+use super::handler::HandlerReply;
 use super::race::{First, race};
 use super::response::{HttpResponse, event_stream, sse_event};
 use super::session_id::SessionId;
@@ -275,7 +276,7 @@ impl Writer {
         first: Option<Bytes>,
         mut frames: mpsc::Receiver<Bytes>,
         mut task: HandlerTask,
-        done: Option<Result<Option<Bytes>, tokio::task::JoinError>>,
+        done: Option<Result<Option<HandlerReply>, tokio::task::JoinError>>,
     ) {
         if let Some(frame) = first {
             self.put(frame).await;
@@ -295,8 +296,8 @@ impl Writer {
         while let Ok(frame) = frames.try_recv() {
             self.put(frame).await;
         }
-        if let Ok(Some(reply)) = done {
-            self.put(reply).await;
+        if let Ok(Some(answer)) = done {
+            self.put(answer.reply).await;
         }
         self.store.finish(&self.stream).await;
     }

@@ -3,7 +3,8 @@
 use hyper::body::Bytes;
 use tokio::sync::{oneshot, watch};
 
-use super::handler::{HttpService, Outbound, SessionContext, SessionHandler};
+use super::handler::{HandlerReply, HttpService, Outbound, SessionContext, SessionHandler};
+use crate::peer::ReplyFrame;
 use crate::service::{Outgoing, Session, Sink, SinkReceiver};
 
 /// Messages of one POST queued between the session's handlers and the exchange.
@@ -104,6 +105,12 @@ where
 
 impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
     async fn handle(&self, frame: Bytes, outbound: Outbound) -> Option<Bytes> {
+        self.handle_reply(frame, outbound)
+            .await
+            .map(|answer| answer.reply)
+    }
+
+    async fn handle_reply(&self, frame: Bytes, outbound: Outbound) -> Option<HandlerReply> {
         let (sink, mut items) = Sink::channel(FRAME_SINK_CAPACITY);
         let sink = sink.closable(outbound.close.is_some());
         let (read, has_request) = oneshot::channel();
@@ -133,7 +140,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
                 tokio::select! {
                     _ = &mut receiving => break,
                     item = items.recv() => match item {
-                        Some(Outgoing::Reply(bytes)) => reply = Some(bytes),
+                        Some(Outgoing::Reply(bytes)) => reply = Some(*bytes),
                         Some(message) if message.bytes().is_empty() => {}
                         Some(message) => { let _ = to_session.send(message).await; }
                         None => break,
@@ -142,7 +149,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
             }
             while let Ok(item) = items.try_recv() {
                 match item {
-                    Outgoing::Reply(bytes) => reply = Some(bytes),
+                    Outgoing::Reply(bytes) => reply = Some(*bytes),
                     message if message.bytes().is_empty() => {}
                     message => {
                         let _ = to_session.send(message).await;
@@ -153,16 +160,16 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
         };
         // What the body's handlers send after its answer is not tied to the answer any more.
         tokio::spawn(forward_to_session(items, self.session.session_sink()));
-        reply.map(Bytes::from)
+        reply.map(HandlerReply::from)
     }
 }
 
 /// The body's reply; the messages before it go to the client's stream of this POST (lost when
 /// the client left or takes no stream). `None` when the body's handlers ended without one.
-async fn next_reply(items: &mut SinkReceiver, outbound: &Outbound) -> Option<Vec<u8>> {
+async fn next_reply(items: &mut SinkReceiver, outbound: &Outbound) -> Option<ReplyFrame> {
     while let Some(item) = items.recv().await {
         match item {
-            Outgoing::Reply(bytes) => return Some(bytes),
+            Outgoing::Reply(bytes) => return Some(*bytes),
             Outgoing::Message(bytes) => {
                 let _ = outbound.send(bytes).await;
             }

@@ -200,6 +200,18 @@ pub struct Received<'a> {
     /// A reply already complete: the rejection of the whole frame, the -32600 of an invalid
     /// message, or a batch whose elements were all answered while reading it.
     pub reply: Option<Vec<u8>>,
+    /// What [`reply`](Self::reply) is, when there is one.
+    pub(crate) reply_facts: super::ReplyFacts,
+}
+
+impl Received<'_> {
+    /// The complete reply with what it is (see [`reply`](Self::reply)), taken out.
+    pub fn take_reply(&mut self) -> Option<super::ReplyFrame> {
+        let facts = std::mem::take(&mut self.reply_facts);
+        self.reply
+            .take()
+            .map(|bytes| super::ReplyFrame::new(bytes, facts))
+    }
 }
 
 /// A pending request whose deadline passed (see [`Peer::handle_timeout`](super::Peer::handle_timeout)).

@@ -68,6 +68,7 @@ mod event;
 mod frames;
 mod in_flight;
 mod pending;
+mod reply_frame;
 mod request;
 mod single_pass;
 
@@ -88,6 +89,7 @@ use crate::reply::{self, RpcError};
 pub use event::{
     AnyResult, Call, CallKey, Event, OutgoingId, Received, ResultError, SendError, TimedOut,
 };
+pub use reply_frame::{ReplyFacts, ReplyFrame, ReplyKind};
 pub use request::{
     Cancelled, CancelledParams, Notification, Ping, Progress, ProgressParams, Request,
 };
@@ -185,6 +187,7 @@ impl Peer {
             Some(event) => Received {
                 events: vec![event],
                 reply: None,
+                reply_facts: ReplyFacts::batch(),
             },
             None => self.receive_two_pass(frame),
         }
@@ -219,9 +222,18 @@ impl Peer {
     /// gives the same events; this is the path it falls back to.
     pub fn receive_two_pass<'a>(&mut self, frame: &'a [u8]) -> Received<'a> {
         let mut events = Vec::new();
+        let mut reply_facts = ReplyFacts::batch();
         let reply = match decode(frame, &self.profile) {
-            Decoded::Rejected(rejection) => Some(rejection.reply(&self.profile)),
-            Decoded::Single(message) => self.accept(message, None, &mut events),
+            Decoded::Rejected(rejection) => {
+                reply_facts = ReplyFacts::error(rejection.error().code());
+                Some(rejection.reply(&self.profile))
+            }
+            Decoded::Single(message) => {
+                if let Message::Invalid { reason, .. } = &message {
+                    reply_facts = ReplyFacts::error(reason.error().code());
+                }
+                self.accept(message, None, &mut events)
+            }
             Decoded::Batch(messages) => {
                 let budget = self.profile.limits().max_batch_reply_bytes;
                 let batch = self.batches.open(messages.len(), budget);
@@ -234,7 +246,11 @@ impl Peer {
                 self.batches.close_if_answered(batch)
             }
         };
-        Received { events, reply }
+        Received {
+            events,
+            reply,
+            reply_facts,
+        }
     }
 
     /// Takes one message; returns its reply when it is answered right away (invalid input).
@@ -362,6 +378,16 @@ impl Peer {
     /// the batch's array; `None` when nothing is to be sent (a batch still waiting for other
     /// replies, or a request the other side cancelled).
     pub fn reply(&mut self, call: Call, outcome: Result<&str, &RpcError>) -> Option<Vec<u8>> {
+        self.reply_frame(call, outcome).map(ReplyFrame::into_bytes)
+    }
+
+    /// [`reply`](Self::reply), with what the reply is: one success (for `initialize`, with the
+    /// version its result names), one error and its code, or a batch's array.
+    pub fn reply_frame(
+        &mut self,
+        call: Call,
+        outcome: Result<&str, &RpcError>,
+    ) -> Option<ReplyFrame> {
         let entry = self.in_flight.remove(call.key)?;
         let bytes = (!entry.cancelled).then(|| {
             let id = call.id.as_id();
@@ -378,8 +404,22 @@ impl Peer {
             out
         });
         match entry.batch {
-            None => bytes,
-            Some(at) => self.batches.answer(at.batch, at.slot, &call.id, bytes),
+            None => {
+                let facts = match outcome {
+                    // Only `initialize` is not cancellable: its result names the version.
+                    Ok(result) if !entry.cancellable => ReplyFacts {
+                        agreed_version: reply_frame::agreed_version(result),
+                        ..ReplyFacts::result()
+                    },
+                    Ok(_) => ReplyFacts::result(),
+                    Err(error) => ReplyFacts::error(error.code()),
+                };
+                bytes.map(|bytes| ReplyFrame::new(bytes, facts))
+            }
+            Some(at) => self
+                .batches
+                .answer(at.batch, at.slot, &call.id, bytes)
+                .map(|bytes| ReplyFrame::new(bytes, ReplyFacts::batch())),
         }
     }
 

@@ -86,8 +86,10 @@ where
             None => return Ok(()),
             Some(Frame::Line(line)) => session.receive(line, &sink).await,
             Some(Frame::TooLong { len }) => {
-                let reply = Rejection::FrameTooLarge { len, max }.reply(&profile);
-                let _ = sink.send(Outgoing::Reply(reply)).await;
+                let rejection = Rejection::FrameTooLarge { len, max };
+                let facts = crate::peer::ReplyFacts::error(rejection.error().code());
+                let reply = crate::peer::ReplyFrame::new(rejection.reply(&profile), facts);
+                let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
             }
         }
     }

@@ -216,15 +216,15 @@ impl<S: Send + Sync + 'static> Session<S> {
         attached: Option<Attachment>,
         read: impl FnOnce(bool),
     ) {
-        let received = self.shared.core.lock().peer.receive(frame);
+        let mut received = self.shared.core.lock().peer.receive(frame);
         read(
             received
                 .events
                 .iter()
                 .any(|event| matches!(event, Event::Request { .. })),
         );
-        if let Some(reply) = received.reply {
-            let _ = sink.send(Outgoing::Reply(reply)).await;
+        if let Some(reply) = received.take_reply() {
+            let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
         }
         let mut switch_to = None;
         for event in received.events {
@@ -254,9 +254,9 @@ impl<S: Send + Sync + 'static> Session<S> {
                     // notification is dropped, as no reply can say so.
                     if let Event::Request { call, .. } = event {
                         let busy = self.busy_error();
-                        let line = self.shared.core.lock().peer.reply(call, Err(&busy));
+                        let line = self.shared.core.lock().peer.reply_frame(call, Err(&busy));
                         if let Some(line) = line {
-                            let _ = sink.send(Outgoing::Reply(line)).await;
+                            let _ = sink.send(Outgoing::Reply(Box::new(line))).await;
                         }
                     }
                     return;
@@ -293,7 +293,7 @@ impl<S: Send + Sync + 'static> Session<S> {
                     trace.replied();
                 }
                 if let Some(reply) = reply {
-                    let _ = sink.send(Outgoing::Reply(reply)).await;
+                    let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
                 }
             }
             Next::Request { call, started } => {
@@ -419,7 +419,7 @@ impl<S: Send + Sync + 'static> Session<S> {
             let (line, version) = {
                 let mut state = core.lock();
                 state.tokens.remove(&call.key());
-                let line = state.peer.reply(call, outcome.as_deref());
+                let line = state.peer.reply_frame(call, outcome.as_deref());
                 (line, trace::version_of(state.peer.profile()))
             };
             if let Some(trace) = &trace {
@@ -428,7 +428,7 @@ impl<S: Send + Sync + 'static> Session<S> {
             // The result's text is in the line now: one copy of a large result at a time.
             drop(outcome);
             if let Some(line) = line {
-                let _ = sink.send(Outgoing::Reply(line)).await;
+                let _ = sink.send(Outgoing::Reply(Box::new(line))).await;
             }
             drop(permit);
         };

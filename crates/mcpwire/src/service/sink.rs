@@ -3,13 +3,17 @@
 
 use tokio::sync::mpsc;
 
+use crate::peer::ReplyFrame;
+
 /// One outgoing JSON-RPC message (or batch), serialized without a line terminator, typed by
 /// what it is to the transport, so that no transport has to decode it again to tell.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outgoing {
     /// The answer to an incoming frame: a response, an id-less error, or a batch's array.
-    /// A frame gets at most one.
-    Reply(Vec<u8>),
+    /// A frame gets at most one. It carries what it is (one success, one error and its
+    /// code, a batch's array), so that no transport decodes it again to tell. Boxed: the
+    /// channel's slots stay the size of a message's buffer.
+    Reply(Box<ReplyFrame>),
     /// A request or notification this side sends: a handler's output, a cancellation, or
     /// what the session sends on its own.
     Message(Vec<u8>),
@@ -19,14 +23,16 @@ impl Outgoing {
     /// The serialized message.
     pub fn bytes(&self) -> &[u8] {
         match self {
-            Outgoing::Reply(bytes) | Outgoing::Message(bytes) => bytes,
+            Outgoing::Reply(reply) => reply.bytes(),
+            Outgoing::Message(bytes) => bytes,
         }
     }
 
     /// The serialized message, owned.
     pub fn into_bytes(self) -> Vec<u8> {
         match self {
-            Outgoing::Reply(bytes) | Outgoing::Message(bytes) => bytes,
+            Outgoing::Reply(reply) => (*reply).into_bytes(),
+            Outgoing::Message(bytes) => bytes,
         }
     }
 
