@@ -1,12 +1,12 @@
 //! Decoding a variant from the members a union captured ([`super::Shape::capture_object`]).
 //!
-//! [`MembersDeserializer`] hands the members over as a map, in the order they came: a decoded
+//! [`lent`] hands the members over as a map, in the order they came: a decoded
 //! string as that string, a raw member by a serde_json deserializer over its text (under the
 //! depth rules of [`super::with_unbounded_depth`], counted from the member's value). The
 //! variant's own `Deserialize` sees what it would see decoding the object's text, so its
 //! errors (a missing member, a duplicate, a wrong type) are the same.
-//! [`OwnedMembersDeserializer`] does the same with the members by value: a string decoded
-//! while capturing is handed over as an owned `String` (moved, not copied).
+//! [`by_value`] does the same with the members by value: a string decoded while capturing is
+//! handed over as an owned `String` (moved, not copied).
 
 use std::borrow::Cow;
 
@@ -16,17 +16,14 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use super::Members;
 use super::capture::MemberValue;
 
-/// A deserializer over captured members: a map of them.
-pub(super) struct MembersDeserializer<'m, 'a>(pub(super) &'m Members<'a>);
+/// A deserializer whose value is one map: every request is answered with that map.
+pub(super) struct MapOf<A>(A);
 
-impl<'de> Deserializer<'de> for MembersDeserializer<'de, '_> {
+impl<'de, A: MapAccess<'de, Error = serde_json::Error>> Deserializer<'de> for MapOf<A> {
     type Error = serde_json::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        visitor.visit_map(MembersAccess {
-            entries: self.0.entries().iter(),
-            value: None,
-        })
+        visitor.visit_map(self.0)
     }
 
     serde::forward_to_deserialize_any! {
@@ -36,8 +33,16 @@ impl<'de> Deserializer<'de> for MembersDeserializer<'de, '_> {
     }
 }
 
-/// The map of [`MembersDeserializer`].
-struct MembersAccess<'m, 'a> {
+/// A deserializer over captured members, lent: a map of them.
+pub(super) fn lent<'m, 'a>(members: &'m Members<'a>) -> MapOf<MembersAccess<'m, 'a>> {
+    MapOf(MembersAccess {
+        entries: members.entries().iter(),
+        value: None,
+    })
+}
+
+/// The map of [`lent`].
+pub(super) struct MembersAccess<'m, 'a> {
     entries: std::slice::Iter<'m, (std::borrow::Cow<'a, str>, MemberValue<'a>)>,
     value: Option<&'m MemberValue<'a>>,
 }
@@ -78,29 +83,17 @@ impl<'de> MapAccess<'de> for MembersAccess<'de, '_> {
 }
 
 /// A deserializer over captured members taken by value (see [`super::Variant`]): a map of
-/// them, as [`MembersDeserializer`], each string moved into the value it decodes to. Every
-/// raw member must be borrowed from the input (`'de`).
-pub(super) struct OwnedMembersDeserializer<'de>(pub(super) Members<'de>);
-
-impl<'de> Deserializer<'de> for OwnedMembersDeserializer<'de> {
-    type Error = serde_json::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        visitor.visit_map(OwnedMembersAccess {
-            entries: self.0.into_entries().into_iter(),
-            value: None,
-        })
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
-    }
+/// them, as [`lent`], each string moved into the value it decodes to. Every raw member must
+/// be borrowed from the input (`'de`).
+pub(super) fn by_value(members: Members<'_>) -> MapOf<OwnedMembersAccess<'_>> {
+    MapOf(OwnedMembersAccess {
+        entries: members.into_entries().into_iter(),
+        value: None,
+    })
 }
 
-/// The map of [`OwnedMembersDeserializer`].
-struct OwnedMembersAccess<'de> {
+/// The map of [`by_value`].
+pub(super) struct OwnedMembersAccess<'de> {
     entries: std::vec::IntoIter<(Cow<'de, str>, MemberValue<'de>)>,
     value: Option<MemberValue<'de>>,
 }

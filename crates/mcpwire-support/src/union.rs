@@ -147,7 +147,7 @@ impl Variant<'_, Shape<'_>> {
     pub fn decode<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
         if let Some(members) = self.owned.and_then(Cell::take) {
             return super::depth::decode_tracked_once::<T>(|seed| {
-                seed.deserialize(super::members_de::OwnedMembersDeserializer(members))
+                seed.deserialize(super::members_de::by_value(members))
             })
             .map_err(|(pointer, error)| self.error(&pointer, &error));
         }
@@ -160,10 +160,8 @@ impl Variant<'_, Shape<'_>> {
                 self.input.token_name()
             )));
         };
-        super::depth::decode_tracked::<T>(|seed| {
-            seed.deserialize(super::members_de::MembersDeserializer(members))
-        })
-        .map_err(|(pointer, error)| self.error(&pointer, &error))
+        super::depth::decode_tracked::<T>(|seed| seed.deserialize(super::members_de::lent(members)))
+            .map_err(|(pointer, error)| self.error(&pointer, &error))
     }
 }
 
