@@ -35,6 +35,14 @@ pub(crate) fn files(
         .collect::<Result<_>>()?;
     let modules: Vec<&model::Module> = lowered.iter().map(|l| &l.module).collect();
     let plan = share::plan(&modules);
+    let strategies = shared_strategies(&flavors, &modules, &plan)?;
+    let flavors: Vec<emit::Flavor> = flavors
+        .into_iter()
+        .map(|flavor| emit::Flavor {
+            strategies_feature: strategies.feature.clone(),
+            ..flavor
+        })
+        .collect();
     let all: Vec<&str> = names.iter().map(String::as_str).collect();
     let group_names: Vec<String> = plan
         .groups
@@ -130,12 +138,46 @@ pub(crate) fn files(
             protocols.join(", ")
         );
         let module = emit::ident(&group_names[g]);
+        let strategies = match &strategies.feature {
+            Some(feature) => {
+                // The types of this group's versions held by other groups.
+                let elsewhere = plan.placement[newest]
+                    .iter()
+                    .filter(|(_, h)| **h != g)
+                    .map(|(name, &h)| (name.clone(), group_names[h].clone()))
+                    .collect();
+                let emitted = emit::with_target(flavor.target.clone(), || {
+                    emit::strategies::emit_shared(&ctx, &group.types, &elsewhere, feature)
+                })
+                .map_err(|e| e.in_file(&flavor.file))?;
+                let emit::strategies::Strategies { declaration, body } =
+                    emitted.map_err(|w| CodegenError::at("#", w).in_file(&flavor.file))?;
+                let doc = format!(
+                    " The `strategies` of the MCP types shared by {}.",
+                    protocols.join(", ")
+                );
+                let taken = |name: &str| modules.iter().any(|m| m.get(name).is_some());
+                let tokens = emit::prelude::shorten(quote! { #![doc = #doc] #body }, &taken);
+                let source = emit::format(tokens)?;
+                files.push(GeneratedFile {
+                    path: format!("{GENERATED_DIR}/mcp/{}/strategies.rs", group_names[g]),
+                    contents: format!(
+                        "{}{source}",
+                        header::header_line(MCP_LOCK, render_lock(mcp).as_bytes())
+                    ),
+                    warnings: Vec::new(),
+                });
+                Some(quote! { #declaration pub mod strategies; })
+            }
+            None => None,
+        };
         items.extend(quote! {
             #[cfg(any(#(feature = #features),*))]
             #[doc = #doc]
             pub mod #module {
                 #(#imports)*
                 #body
+                #strategies
             }
         });
     }
@@ -151,7 +193,71 @@ pub(crate) fn files(
     files.push(GeneratedFile {
         path: format!("{GENERATED_DIR}/mcp/shared.rs"),
         contents: format!("{}{body}", header::header_line(MCP_LOCK, lock.as_bytes())),
-        warnings: Vec::new(),
+        warnings: strategies.warnings,
     });
     Ok(())
+}
+
+/// Whether the versions get strategies, and the warnings saying why not.
+struct SharedStrategies {
+    /// The feature the strategies are gated on; `None`: no version gets any.
+    feature: Option<String>,
+    /// Why there are none.
+    warnings: Vec<String>,
+}
+
+/// A shared type's strategies are written once, in its shared module, so every version must
+/// have strategies (else none has: a version's would re-export functions a shared module
+/// lacks), and the versions a type serves must know its strategy functions by the same
+/// names (they re-export and call the shared module's).
+fn shared_strategies(
+    flavors: &[emit::Flavor],
+    modules: &[&model::Module],
+    plan: &share::Plan,
+) -> Result<SharedStrategies> {
+    let Some(feature) = flavors.iter().find_map(|f| f.strategies_feature.clone()) else {
+        return Ok(SharedStrategies {
+            feature: None,
+            warnings: Vec::new(),
+        });
+    };
+    let mut names = Vec::new();
+    let mut warnings = Vec::new();
+    for (flavor, module) in flavors.iter().zip(modules) {
+        match emit::strategies::names(module) {
+            Ok(n) => names.push(n),
+            Err(w) => warnings.push(format!("{}: {w}", flavor.file)),
+        }
+    }
+    if !warnings.is_empty() {
+        warnings.push("no version gets strategies: their shared types share them".into());
+        return Ok(SharedStrategies {
+            feature: None,
+            warnings,
+        });
+    }
+    for group in &plan.groups {
+        let first = group.versions[0];
+        for name in &group.types {
+            for &v in &group.versions[1..] {
+                if names[v].of(name) != names[first].of(name) {
+                    return Err(CodegenError::at(
+                        modules[v]
+                            .get(name)
+                            .map_or("#".into(), |d| d.pointer.clone()),
+                        format!(
+                            "the strategies of shared `{name}` are named differently in {} and \
+                             {} (a name of one collides with another type's)",
+                            flavors[first].file, flavors[v].file
+                        ),
+                    )
+                    .in_file(&flavors[v].file));
+                }
+            }
+        }
+    }
+    Ok(SharedStrategies {
+        feature: Some(feature),
+        warnings,
+    })
 }

@@ -6,7 +6,10 @@
 //! `Conversation`, which refers to `Message`: two rounds of refinement), and a type
 //! of one version (`Icon`). The shared `Content` union holds the shape of a union table (its
 //! `static TABLE`: variants, the members read as strings, the decision by `type`) and its
-//! `union!` call. Set `UPDATE_SNAPSHOTS=1` to rewrite the expectations.
+//! `union!` call. The strategies of a shared type are written once too, in its shared
+//! module's `strategies` (`expected/<shared module>/strategies.rs`), and each version's
+//! `strategies` re-exports them and calls their JSON functions (`expected/<version>/strategies.rs`).
+//! Set `UPDATE_SNAPSHOTS=1` to rewrite the expectations.
 
 use std::path::Path;
 
@@ -27,8 +30,9 @@ fn shared_and_own_types_generate_their_expected_output() {
     assert_eq!(files, again, "generation is deterministic");
     let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
     let mut failures = Vec::new();
-    for file in files.iter().filter(|f| !f.path.ends_with("strategies.rs")) {
-        let name = file.path.rsplit('/').next().unwrap();
+    for file in &files {
+        // `shared.rs`, `v2025_11_25.rs`, `v2025_11_25/strategies.rs`, …
+        let name = file.path.rsplit_once("/mcp/").unwrap().1;
         let path = root.join("expected").join(name);
         if update {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -41,5 +45,31 @@ fn shared_and_own_types_generate_their_expected_output() {
             Err(_) => failures.push(format!("{}: missing (UPDATE_SNAPSHOTS=1)", path.display())),
         }
     }
+    // An expected file nothing generates any more (a shared module's `strategies` that
+    // went back into each version) is a difference too.
+    let generated: Vec<&str> = files
+        .iter()
+        .map(|f| f.path.rsplit_once("/mcp/").unwrap().1)
+        .collect();
+    for expected in expected_files(&root.join("expected"), "") {
+        if !generated.contains(&expected.as_str()) {
+            failures.push(format!("expected/{expected}: no longer generated"));
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The files under `dir`, as paths relative to it prefixed by `prefix`.
+fn expected_files(dir: &Path, prefix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+        if entry.file_type().unwrap().is_dir() {
+            out.extend(expected_files(&entry.path(), &format!("{name}/")));
+        } else {
+            out.push(name);
+        }
+    }
+    out
 }

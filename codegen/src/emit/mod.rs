@@ -6,7 +6,7 @@ mod enums;
 pub mod helpers;
 mod layout;
 pub mod prelude;
-mod strategies;
+pub mod strategies;
 mod structs;
 pub mod target;
 mod unions;

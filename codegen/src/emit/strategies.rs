@@ -36,6 +36,12 @@ struct Plan<'a> {
     at_json_fns: BTreeMap<String, String>,
     /// Type name → height (see the module documentation), for types on a cycle.
     heights: BTreeMap<String, u32>,
+    /// Types whose strategies a shared module holds: type name → the name this module
+    /// imports that module's `strategies` under (the shared module's own name).
+    elsewhere: BTreeMap<String, proc_macro2::Ident>,
+    /// Whether the JSON functions are visible to the crate: a shared module's, which the
+    /// versions it serves and other shared modules call.
+    shared: bool,
 }
 
 impl Plan<'_> {
@@ -135,9 +141,9 @@ fn heights(module: &Module, cyclic: &BTreeSet<String>) -> BTreeMap<String, u32> 
     known
 }
 
-/// Emits the `strategies` module of `ctx.module`, or a warning saying why there is none.
-pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Strategies, String>> {
-    let module = ctx.module;
+/// The functions of every type of `module` ([`Names`]), or a warning saying why it gets no
+/// strategies (a type without a finite value).
+pub fn names(module: &Module) -> std::result::Result<Names, String> {
     let mut taken = BTreeSet::from(["definition".to_owned()]);
     let fns: BTreeMap<String, String> = module
         .types
@@ -151,10 +157,10 @@ pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Stra
             .get(endless)
             .map(|d| d.pointer.clone())
             .unwrap_or_default();
-        return Ok(Err(format!(
+        return Err(format!(
             "{pointer}: no proptest strategies: `{endless}` has no finite value (every branch \
              recurses)"
-        )));
+        ));
     }
     let at_fns: BTreeMap<String, String> = cyclic
         .iter()
@@ -171,24 +177,107 @@ pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Stra
         .iter()
         .map(|(n, f)| (n.clone(), unique(format!("{f}_json"), &mut taken)))
         .collect();
-    let plan = Plan {
+    Ok(Names {
+        fns,
+        at_fns,
+        json_fns,
+        at_json_fns,
+        heights,
+    })
+}
+
+/// The strategy functions of a module's types and the heights of its cyclic ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Names {
+    fns: BTreeMap<String, String>,
+    at_fns: BTreeMap<String, String>,
+    json_fns: BTreeMap<String, String>,
+    at_json_fns: BTreeMap<String, String>,
+    heights: BTreeMap<String, u32>,
+}
+
+impl Names {
+    /// Everything the strategies of type `name` are known by: its functions and its height
+    /// (two versions sharing the type's strategies must agree on it).
+    pub fn of(&self, name: &str) -> [Option<String>; 5] {
+        [
+            self.fns.get(name).cloned(),
+            self.at_fns.get(name).cloned(),
+            self.json_fns.get(name).cloned(),
+            self.at_json_fns.get(name).cloned(),
+            self.heights.get(name).map(u32::to_string),
+        ]
+    }
+}
+
+fn plan<'a>(
+    module: &'a Module,
+    elsewhere: &BTreeMap<String, String>,
+    shared: bool,
+) -> std::result::Result<Plan<'a>, String> {
+    let Names {
+        fns,
+        at_fns,
+        json_fns,
+        at_json_fns,
+        heights,
+    } = names(module)?;
+    Ok(Plan {
         module,
         fns,
         at_fns,
         json_fns,
         at_json_fns,
         heights,
+        elsewhere: elsewhere
+            .iter()
+            .map(|(name, m)| (name.clone(), ident(m)))
+            .collect(),
+        shared,
+    })
+}
+
+/// `use <root>::<m>::strategies as <m>;` for each shared module `m` of `used`.
+fn imports(root: &TokenStream, used: &BTreeSet<proc_macro2::Ident>) -> TokenStream {
+    let used = used.iter();
+    quote! { #( use #root::#used::strategies as #used; )* }
+}
+
+/// Emits the `strategies` module of `ctx.module`, or a warning saying why there is none. The
+/// strategies of a type a shared module holds (`ctx.shared`) are that module's, re-exported.
+pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Strategies, String>> {
+    let module = ctx.module;
+    let none = BTreeMap::new();
+    let plan = match plan(module, ctx.shared.unwrap_or(&none), false) {
+        Ok(plan) => plan,
+        Err(warning) => return Ok(Err(warning)),
     };
     let mut items = Vec::new();
+    let mut used = BTreeSet::new();
     for def in &module.types {
-        items.push(emit_type(&plan, def)?);
+        match plan.elsewhere.get(&def.name) {
+            Some(m) => {
+                used.insert(m.clone());
+                let fns = std::iter::once(&plan.fns[&def.name])
+                    .chain(plan.at_fns.get(&def.name))
+                    .map(|f| ident(f));
+                items.push(quote! { #( pub use #m::#fns; )* });
+            }
+            None => items.push(emit_type(&plan, def)?),
+        }
     }
     let support = support();
     let defs: Vec<&String> = module.definitions.iter().map(|(json, _)| json).collect();
     let def_fns: Vec<_> = module
         .definitions
         .iter()
-        .map(|(_, rust)| ident(&plan.json_fns[rust]))
+        .map(|(_, rust)| {
+            let f = ident(&plan.json_fns[rust]);
+            match plan.elsewhere.get(rust) {
+                Some(m) => quote! { #m::#f },
+                None => quote! { #f },
+            }
+        })
         .collect();
     let def_types: Vec<_> = module
         .definitions
@@ -196,13 +285,21 @@ pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Stra
         .map(|(_, rust)| ident(rust))
         .collect();
     let protocol = &ctx.flavor.protocol;
-    let mod_doc = format!(
+    let mut mod_doc = format!(
         " Proptest strategies for every type of {protocol}: one function per type (the type name in\n snake case), each value valid against the schema definition it comes from."
     );
+    if !used.is_empty() {
+        mod_doc.push_str(
+            "\n\n The strategies of a type shared with other versions are the shared module's, \
+             re-exported here where they would be defined.",
+        );
+    }
+    let imports = imports(&quote! { super::super::shared }, &used);
     let body = quote! {
         #[allow(unused_imports)]
         use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
         use #support::strategy as s;
+        #imports
 
         #(#items)*
 
@@ -213,6 +310,53 @@ pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Stra
     Ok(Ok(Strategies {
         declaration: quote! {
             #[doc = #mod_doc]
+            #[cfg(feature = #feature)]
+        },
+        body,
+    }))
+}
+
+/// Emits the `strategies` module of a shared module holding `names` (types of `ctx.module`,
+/// one of the versions it serves): their strategies, once. `elsewhere` names the shared
+/// module holding each type it refers to and does not hold. Its JSON functions are visible
+/// to the crate, for the versions' strategies and the other shared modules to call.
+pub fn emit_shared(
+    ctx: &Context<'_>,
+    names: &[String],
+    elsewhere: &BTreeMap<String, String>,
+    feature: &str,
+) -> Result<std::result::Result<Strategies, String>> {
+    let plan = match plan(ctx.module, elsewhere, true) {
+        Ok(plan) => plan,
+        Err(warning) => return Ok(Err(warning)),
+    };
+    let mut items = Vec::new();
+    let mut used = BTreeSet::new();
+    for name in names {
+        let Some(def) = ctx.module.get(name) else {
+            continue;
+        };
+        for target in refs(&def.kind) {
+            used.extend(plan.elsewhere.get(&target).cloned());
+        }
+        items.push(emit_type(&plan, def)?);
+    }
+    let support = support();
+    let doc = " Proptest strategies for the types of this module, one function per type (the type \
+               name in snake case), each value valid against the schema definition it comes \
+               from; each version's `strategies` re-exports them.";
+    let imports = imports(&quote! { super::super }, &used);
+    let body = quote! {
+        #[allow(unused_imports)]
+        use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
+        use #support::strategy as s;
+        #imports
+
+        #(#items)*
+    };
+    Ok(Ok(Strategies {
+        declaration: quote! {
+            #[doc = #doc]
             #[cfg(feature = #feature)]
         },
         body,
@@ -292,6 +436,7 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
     // The depth a referenced cyclic type gets: one level less (an alias is no level).
     let depth = recursive.then(|| quote! { depth - 1 });
     let same_depth = recursive.then(|| quote! { depth });
+    let vis = plan.shared.then(|| quote! { pub(crate) });
     let body = match &def.kind {
         Kind::Struct(s) => {
             let mut members = Vec::new();
@@ -450,12 +595,12 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
             }
 
             #[doc = #json_doc]
-            fn #json_fn() -> BoxedStrategy<::serde_json::Value> {
+            #vis fn #json_fn() -> BoxedStrategy<::serde_json::Value> {
                 #at_json(#entry)
             }
 
             #[doc = #at_json_doc]
-            fn #at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
+            #vis fn #at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
                 #body
             }
         })
@@ -467,7 +612,7 @@ fn emit_type(plan: &Plan<'_>, def: &TypeDef) -> Result<TokenStream> {
             }
 
             #[doc = #json_doc]
-            fn #json_fn() -> BoxedStrategy<::serde_json::Value> {
+            #vis fn #json_fn() -> BoxedStrategy<::serde_json::Value> {
                 #body
             }
         })
@@ -578,16 +723,19 @@ fn ty_strategy(
                 .map(|t| ty_strategy(plan, t, &Constraints::default(), depth));
             quote! { s::tuple_json(::std::vec::Vec::from([#(#items),*])) }
         }
-        Ty::Named(n) => match (plan.at_json_fns.get(n), depth) {
-            (Some(at), Some(depth)) => {
-                let at = ident(at);
-                quote! { #at(#depth) }
+        Ty::Named(n) => {
+            let module = plan.elsewhere.get(n).map(|m| quote! { #m:: });
+            match (plan.at_json_fns.get(n), depth) {
+                (Some(at), Some(depth)) => {
+                    let at = ident(at);
+                    quote! { #module #at(#depth) }
+                }
+                _ => {
+                    let f = ident(&plan.json_fns[n]);
+                    debug_assert!(plan.module.get(n).is_some());
+                    quote! { #module #f() }
+                }
             }
-            _ => {
-                let f = ident(&plan.json_fns[n]);
-                debug_assert!(plan.module.get(n).is_some());
-                quote! { #f() }
-            }
-        },
+        }
     }
 }

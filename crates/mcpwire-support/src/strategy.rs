@@ -83,7 +83,8 @@ where
 
 /// Writes a generated `strategies` module's `definition(name)`, the [`sample`]s of every
 /// definition by its name in the schema, from one line per definition: its name, its type
-/// (in the parent module) and the function giving its JSON.
+/// (in the parent module) and the function giving its JSON (a name, or a path to a shared
+/// module's).
 ///
 /// ```
 /// mod types {
@@ -104,7 +105,7 @@ where
 /// ```
 #[macro_export]
 macro_rules! sample_table {
-    ($($name:literal $ty:ident $json:ident;)*) => {
+    ($($name:literal $ty:ident $json:path;)*) => {
         /// Encoded samples of the definition named `name`, each with the outcome of decoding
         /// it back; `None` when there is no such definition.
         pub fn definition(

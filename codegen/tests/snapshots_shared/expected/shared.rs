@@ -208,6 +208,9 @@ pub mod v2025_06_18_to_v2026_07_28 {
             ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
         }
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }
 #[cfg(any(feature = "v2025_06_18", feature = "v2025_11_25"))]
 /// The types that are the same in MCP `2025-06-18`, `2025-11-25`: each is defined here once, and each of those versions' modules re-exports it.
@@ -244,6 +247,9 @@ pub mod v2025_06_18_and_v2025_11_25 {
             }
         }
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }
 #[cfg(any(feature = "v2025_11_25", feature = "v2026_07_28"))]
 /// The types that are the same in MCP `2025-11-25`, `2026-07-28`: each is defined here once, and each of those versions' modules re-exports it.
@@ -310,4 +316,7 @@ pub mod v2025_11_25_and_v2026_07_28 {
             ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
         }
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }

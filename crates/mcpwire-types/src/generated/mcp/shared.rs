@@ -1303,6 +1303,9 @@ pub mod v2024_11_05_to_v2026_07_28 {
             ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
         }
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }
 #[cfg(
     any(
@@ -1788,6 +1791,9 @@ pub mod v2024_11_05_to_v2025_11_25 {
         Result "Result" keeps extra with_extra_member: ::mcpwire_types::Json;
         0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }
 #[cfg(any(feature = "v2024_11_05", feature = "v2025_03_26", feature = "v2025_06_18"))]
 /// The types that are the same in MCP `2024-11-05`, `2025-03-26`, `2025-06-18`: each is defined here once, and each of those versions' modules re-exports it.
@@ -2857,6 +2863,9 @@ pub mod v2024_11_05_to_v2025_06_18 {
         UnsubscribeRequestParams "UnsubscribeRequestParams" keeps extra with_extra_member: ::mcpwire_types::Json;
         0 uri "uri" req: String;
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }
 #[cfg(any(feature = "v2024_11_05", feature = "v2025_03_26"))]
 /// The types that are the same in MCP `2024-11-05`, `2025-03-26`: each is defined here once, and each of those versions' modules re-exports it.
@@ -4738,6 +4747,9 @@ pub mod v2024_11_05_and_v2025_03_26 {
             ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
         }
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }
 #[cfg(
     any(
@@ -4856,6 +4868,9 @@ pub mod v2025_03_26_to_v2026_07_28 {
             ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
         }
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }
 #[cfg(any(feature = "v2025_03_26", feature = "v2025_06_18"))]
 /// The types that are the same in MCP `2025-03-26`, `2025-06-18`: each is defined here once, and each of those versions' modules re-exports it.
@@ -4992,6 +5007,9 @@ pub mod v2025_03_26_and_v2025_06_18 {
         4 resources "resources" opt with_resources into: ServerCapabilitiesResources;
         5 tools "tools" opt with_tools into: ServerCapabilitiesTools;
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }
 #[cfg(any(feature = "v2025_06_18", feature = "v2025_11_25", feature = "v2026_07_28"))]
 /// The types that are the same in MCP `2025-06-18`, `2025-11-25`, `2026-07-28`: each is defined here once, and each of those versions' modules re-exports it.
@@ -5500,6 +5518,9 @@ pub mod v2025_06_18_to_v2026_07_28 {
             ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
         }
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }
 #[cfg(any(feature = "v2025_06_18", feature = "v2025_11_25"))]
 /// The types that are the same in MCP `2025-06-18`, `2025-11-25`: each is defined here once, and each of those versions' modules re-exports it.
@@ -6068,6 +6089,9 @@ pub mod v2025_06_18_and_v2025_11_25 {
         2 text "text" req: String;
         3 uri "uri" req: String;
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }
 #[cfg(any(feature = "v2025_11_25", feature = "v2026_07_28"))]
 /// The types that are the same in MCP `2025-11-25`, `2026-07-28`: each is defined here once, and each of those versions' modules re-exports it.
@@ -8137,4 +8161,7 @@ pub mod v2025_11_25_and_v2026_07_28 {
         3 title "title" opt with_title into: String;
         4 r#type "type" req: TypeString;
     }
+    /// Proptest strategies for the types of this module, one function per type (the type name in snake case), each value valid against the schema definition it comes from; each version's `strategies` re-exports them.
+    #[cfg(feature = "proptest")]
+    pub mod strategies;
 }

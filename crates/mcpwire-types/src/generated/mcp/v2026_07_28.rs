@@ -7832,7 +7832,9 @@ pub fn json_schema(name: &str) -> Option<::schemars::Schema> {
     )
 }
 /** Proptest strategies for every type of MCP 2026-07-28: one function per type (the type name in
- snake case), each value valid against the schema definition it comes from.*/
+ snake case), each value valid against the schema definition it comes from.
+
+ The strategies of a type shared with other versions are the shared module's, re-exported here where they would be defined.*/
 #[cfg(feature = "proptest")]
 #[path = "v2026_07_28/strategies.rs"]
 pub mod strategies;

@@ -3,6 +3,10 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
+use super::super::shared::v2024_11_05_and_v2025_03_26::strategies as v2024_11_05_and_v2025_03_26;
+use super::super::shared::v2024_11_05_to_v2025_06_18::strategies as v2024_11_05_to_v2025_06_18;
+use super::super::shared::v2024_11_05_to_v2025_11_25::strategies as v2024_11_05_to_v2025_11_25;
+use super::super::shared::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
 /// Values of [`super::Annotated`].
 pub fn annotated() -> BoxedStrategy<super::Annotated> {
     s::typed(annotated_json())
@@ -18,44 +22,18 @@ pub fn annotated_annotations() -> BoxedStrategy<super::AnnotatedAnnotations> {
 /// Values of [`super::AnnotatedAnnotations`] as JSON.
 fn annotated_annotations_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        (
+            "audience",
+            s::optional_member(
+                s::array_json(v2024_11_05_to_v2026_07_28::role_json(), None, None),
+            ),
+        ),
         ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
     ])
 }
-/// Values of [`super::BlobResourceContents`].
-pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
-    s::typed(blob_resource_contents_json())
-}
-/// Values of [`super::BlobResourceContents`] as JSON.
-fn blob_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("blob", s::required(s::string_json(Some("byte"), None, None))),
-        ("mimeType", s::optional_member(s::string_json(None, None, None))),
-        ("uri", s::required(s::string_json(Some("uri"), None, None))),
-    ])
-}
-/// Values of [`super::CallToolRequest`].
-pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
-    s::typed(call_tool_request_json())
-}
-/// Values of [`super::CallToolRequest`] as JSON.
-fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_tools_call_json())),
-        ("params", s::required(call_tool_request_params_json())),
-    ])
-}
-/// Values of [`super::CallToolRequestParams`].
-pub fn call_tool_request_params() -> BoxedStrategy<super::CallToolRequestParams> {
-    s::typed(call_tool_request_params_json())
-}
-/// Values of [`super::CallToolRequestParams`] as JSON.
-fn call_tool_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("arguments", s::optional_member(s::object_json())),
-        ("name", s::required(s::string_json(None, None, None))),
-    ])
-}
+pub use v2024_11_05_and_v2025_03_26::blob_resource_contents;
+pub use v2024_11_05_to_v2025_06_18::call_tool_request;
+pub use v2024_11_05_to_v2025_06_18::call_tool_request_params;
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
     s::typed(call_tool_result_json())
@@ -88,50 +66,10 @@ fn call_tool_result_content_item_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::CallToolResultContentItem::variant_name),
     )
 }
-/// Values of [`super::CancelledNotification`].
-pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
-    s::typed(cancelled_notification_json())
-}
-/// Values of [`super::CancelledNotification`] as JSON.
-fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_notifications_cancelled_json())),
-        ("params", s::required(cancelled_notification_params_json())),
-    ])
-}
-/// Values of [`super::CancelledNotificationParams`].
-pub fn cancelled_notification_params() -> BoxedStrategy<
-    super::CancelledNotificationParams,
-> {
-    s::typed(cancelled_notification_params_json())
-}
-/// Values of [`super::CancelledNotificationParams`] as JSON.
-fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("reason", s::optional_member(s::string_json(None, None, None))),
-        ("requestId", s::required(request_id_json())),
-    ])
-}
-/// Values of [`super::ClientCapabilities`].
-pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
-    s::typed(client_capabilities_json())
-}
-/// Values of [`super::ClientCapabilities`] as JSON.
-fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("experimental", s::optional_member(s::object_map_json())),
-        ("roots", s::optional_member(client_capabilities_roots_json())),
-        ("sampling", s::optional_member(s::object_json())),
-    ])
-}
-/// Values of [`super::ClientCapabilitiesRoots`].
-pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
-    s::typed(client_capabilities_roots_json())
-}
-/// Values of [`super::ClientCapabilitiesRoots`] as JSON.
-fn client_capabilities_roots_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("listChanged", s::optional_member(s::boolean_json()))])
-}
+pub use v2024_11_05_to_v2025_06_18::cancelled_notification;
+pub use v2024_11_05_to_v2025_06_18::cancelled_notification_params;
+pub use v2024_11_05_and_v2025_03_26::client_capabilities;
+pub use v2024_11_05_to_v2025_11_25::client_capabilities_roots;
 /// Values of [`super::ClientNotification`].
 pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
     s::typed(client_notification_json())
@@ -140,39 +78,24 @@ pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
 fn client_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("CancelledNotification", cancelled_notification_json()),
-            ("InitializedNotification", initialized_notification_json()),
+            (
+                "CancelledNotification",
+                v2024_11_05_to_v2025_06_18::cancelled_notification_json(),
+            ),
+            (
+                "InitializedNotification",
+                v2024_11_05_and_v2025_03_26::initialized_notification_json(),
+            ),
             ("ProgressNotification", progress_notification_json()),
-            ("RootsListChangedNotification", roots_list_changed_notification_json()),
+            (
+                "RootsListChangedNotification",
+                v2024_11_05_and_v2025_03_26::roots_list_changed_notification_json(),
+            ),
         ]),
         |json| s::variant_of(json, super::ClientNotification::variant_name),
     )
 }
-/// Values of [`super::ClientRequest`].
-pub fn client_request() -> BoxedStrategy<super::ClientRequest> {
-    s::typed(client_request_json())
-}
-/// Values of [`super::ClientRequest`] as JSON.
-fn client_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("InitializeRequest", initialize_request_json()),
-            ("PingRequest", ping_request_json()),
-            ("ListResourcesRequest", list_resources_request_json()),
-            ("ListResourceTemplatesRequest", list_resource_templates_request_json()),
-            ("ReadResourceRequest", read_resource_request_json()),
-            ("SubscribeRequest", subscribe_request_json()),
-            ("UnsubscribeRequest", unsubscribe_request_json()),
-            ("ListPromptsRequest", list_prompts_request_json()),
-            ("GetPromptRequest", get_prompt_request_json()),
-            ("ListToolsRequest", list_tools_request_json()),
-            ("CallToolRequest", call_tool_request_json()),
-            ("SetLevelRequest", set_level_request_json()),
-            ("CompleteRequest", complete_request_json()),
-        ]),
-        |json| s::variant_of(json, super::ClientRequest::variant_name),
-    )
-}
+pub use v2024_11_05_and_v2025_03_26::client_request;
 /// Values of [`super::ClientResult`].
 pub fn client_result() -> BoxedStrategy<super::ClientResult> {
     s::typed(client_result_json())
@@ -181,88 +104,19 @@ pub fn client_result() -> BoxedStrategy<super::ClientResult> {
 fn client_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("Result", result_json()),
+            ("Result", v2024_11_05_to_v2025_11_25::result_json()),
             ("CreateMessageResult", create_message_result_json()),
-            ("ListRootsResult", list_roots_result_json()),
+            ("ListRootsResult", v2024_11_05_and_v2025_03_26::list_roots_result_json()),
         ]),
         |json| s::variant_of(json, super::ClientResult::variant_name),
     )
 }
-/// Values of [`super::CompleteRequest`].
-pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
-    s::typed(complete_request_json())
-}
-/// Values of [`super::CompleteRequest`] as JSON.
-fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_completion_complete_json())),
-        ("params", s::required(complete_request_params_json())),
-    ])
-}
-/// Values of [`super::CompleteRequestParams`].
-pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> {
-    s::typed(complete_request_params_json())
-}
-/// Values of [`super::CompleteRequestParams`] as JSON.
-fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("argument", s::required(complete_request_params_argument_json())),
-        ("ref", s::required(complete_request_params_ref_json())),
-    ])
-}
-/// Values of [`super::CompleteRequestParamsArgument`].
-pub fn complete_request_params_argument() -> BoxedStrategy<
-    super::CompleteRequestParamsArgument,
-> {
-    s::typed(complete_request_params_argument_json())
-}
-/// Values of [`super::CompleteRequestParamsArgument`] as JSON.
-fn complete_request_params_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("name", s::required(s::string_json(None, None, None))),
-        ("value", s::required(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::CompleteRequestParamsRef`].
-pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestParamsRef> {
-    s::typed(complete_request_params_ref_json())
-}
-/// Values of [`super::CompleteRequestParamsRef`] as JSON.
-fn complete_request_params_ref_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("PromptReference", prompt_reference_json()),
-            ("ResourceReference", resource_reference_json()),
-        ]),
-        |json| s::variant_of(json, super::CompleteRequestParamsRef::variant_name),
-    )
-}
-/// Values of [`super::CompleteResult`].
-pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-    s::typed(complete_result_json())
-}
-/// Values of [`super::CompleteResult`] as JSON.
-fn complete_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("completion", s::required(complete_result_completion_json())),
-    ])
-}
-/// Values of [`super::CompleteResultCompletion`].
-pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
-    s::typed(complete_result_completion_json())
-}
-/// Values of [`super::CompleteResultCompletion`] as JSON.
-fn complete_result_completion_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("hasMore", s::optional_member(s::boolean_json())),
-        ("total", s::optional_member(s::integer_json(None, None))),
-        (
-            "values",
-            s::required(s::array_json(s::string_json(None, None, None), None, None)),
-        ),
-    ])
-}
+pub use v2024_11_05_and_v2025_03_26::complete_request;
+pub use v2024_11_05_and_v2025_03_26::complete_request_params;
+pub use v2024_11_05_to_v2025_06_18::complete_request_params_argument;
+pub use v2024_11_05_and_v2025_03_26::complete_request_params_ref;
+pub use v2024_11_05_to_v2025_11_25::complete_result;
+pub use v2024_11_05_to_v2025_11_25::complete_result_completion;
 /// Values of [`super::CreateMessageRequest`].
 pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
     s::typed(create_message_request_json())
@@ -270,7 +124,12 @@ pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
 /// Values of [`super::CreateMessageRequest`] as JSON.
 fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(method_sampling_create_message_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_sampling_create_message_json(),
+            ),
+        ),
         ("params", s::required(create_message_request_params_json())),
     ])
 }
@@ -285,12 +144,17 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         (
             "includeContext",
-            s::optional_member(create_message_request_params_include_context_json()),
+            s::optional_member(
+                v2024_11_05_to_v2025_06_18::create_message_request_params_include_context_json(),
+            ),
         ),
         ("maxTokens", s::required(s::integer_json(None, None))),
         ("messages", s::required(s::array_json(sampling_message_json(), None, None))),
         ("metadata", s::optional_member(s::object_json())),
-        ("modelPreferences", s::optional_member(model_preferences_json())),
+        (
+            "modelPreferences",
+            s::optional_member(v2024_11_05_to_v2026_07_28::model_preferences_json()),
+        ),
         (
             "stopSequences",
             s::optional_member(
@@ -301,18 +165,7 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("temperature", s::optional_member(s::number_json(None, None))),
     ])
 }
-/// Values of [`super::CreateMessageRequestParamsIncludeContext`].
-pub fn create_message_request_params_include_context() -> BoxedStrategy<
-    super::CreateMessageRequestParamsIncludeContext,
-> {
-    s::typed(create_message_request_params_include_context_json())
-}
-/// Values of [`super::CreateMessageRequestParamsIncludeContext`] as JSON.
-fn create_message_request_params_include_context_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::select_json(&["allServers", "none", "thisServer"])
-}
+pub use v2024_11_05_to_v2025_06_18::create_message_request_params_include_context;
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
     s::typed(create_message_result_json())
@@ -323,7 +176,7 @@ fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(s::object_json())),
         ("content", s::required(create_message_result_content_json())),
         ("model", s::required(s::string_json(None, None, None))),
-        ("role", s::required(role_json())),
+        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
         ("stopReason", s::optional_member(s::string_json(None, None, None))),
     ])
 }
@@ -343,14 +196,7 @@ fn create_message_result_content_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::CreateMessageResultContent::variant_name),
     )
 }
-/// Values of [`super::Cursor`].
-pub fn cursor() -> BoxedStrategy<super::Cursor> {
-    s::typed(cursor_json())
-}
-/// Values of [`super::Cursor`] as JSON.
-fn cursor_json() -> BoxedStrategy<::serde_json::Value> {
-    s::string_json(None, None, None)
-}
+pub use v2024_11_05_to_v2026_07_28::cursor;
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
     s::typed(embedded_resource_json())
@@ -359,8 +205,11 @@ pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
 fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("annotations", s::optional_member(embedded_resource_annotations_json())),
-        ("resource", s::required(embedded_resource_resource_json())),
-        ("type", s::required(type_resource_json())),
+        (
+            "resource",
+            s::required(v2024_11_05_and_v2025_03_26::embedded_resource_resource_json()),
+        ),
+        ("type", s::required(v2024_11_05_to_v2026_07_28::type_resource_json())),
     ])
 }
 /// Values of [`super::EmbeddedResourceAnnotations`].
@@ -372,54 +221,19 @@ pub fn embedded_resource_annotations() -> BoxedStrategy<
 /// Values of [`super::EmbeddedResourceAnnotations`] as JSON.
 fn embedded_resource_annotations_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        (
+            "audience",
+            s::optional_member(
+                s::array_json(v2024_11_05_to_v2026_07_28::role_json(), None, None),
+            ),
+        ),
         ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
     ])
 }
-/// Values of [`super::EmbeddedResourceResource`].
-pub fn embedded_resource_resource() -> BoxedStrategy<super::EmbeddedResourceResource> {
-    s::typed(embedded_resource_resource_json())
-}
-/// Values of [`super::EmbeddedResourceResource`] as JSON.
-fn embedded_resource_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("TextResourceContents", text_resource_contents_json()),
-            ("BlobResourceContents", blob_resource_contents_json()),
-        ]),
-        |json| s::variant_of(json, super::EmbeddedResourceResource::variant_name),
-    )
-}
-/// Values of [`super::EmptyResult`].
-pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
-    s::typed(empty_result_json())
-}
-/// Values of [`super::EmptyResult`] as JSON.
-fn empty_result_json() -> BoxedStrategy<::serde_json::Value> {
-    result_json()
-}
-/// Values of [`super::GetPromptRequest`].
-pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
-    s::typed(get_prompt_request_json())
-}
-/// Values of [`super::GetPromptRequest`] as JSON.
-fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_prompts_get_json())),
-        ("params", s::required(get_prompt_request_params_json())),
-    ])
-}
-/// Values of [`super::GetPromptRequestParams`].
-pub fn get_prompt_request_params() -> BoxedStrategy<super::GetPromptRequestParams> {
-    s::typed(get_prompt_request_params_json())
-}
-/// Values of [`super::GetPromptRequestParams`] as JSON.
-fn get_prompt_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("arguments", s::optional_member(s::map_json(s::string_json(None, None, None)))),
-        ("name", s::required(s::string_json(None, None, None))),
-    ])
-}
+pub use v2024_11_05_and_v2025_03_26::embedded_resource_resource;
+pub use v2024_11_05_to_v2025_11_25::empty_result;
+pub use v2024_11_05_to_v2025_06_18::get_prompt_request;
+pub use v2024_11_05_to_v2025_06_18::get_prompt_request_params;
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
     s::typed(get_prompt_result_json())
@@ -442,7 +256,7 @@ fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
         ("annotations", s::optional_member(image_content_annotations_json())),
         ("data", s::required(s::string_json(Some("byte"), None, None))),
         ("mimeType", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_image_json())),
+        ("type", s::required(v2024_11_05_to_v2026_07_28::type_image_json())),
     ])
 }
 /// Values of [`super::ImageContentAnnotations`].
@@ -452,44 +266,18 @@ pub fn image_content_annotations() -> BoxedStrategy<super::ImageContentAnnotatio
 /// Values of [`super::ImageContentAnnotations`] as JSON.
 fn image_content_annotations_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        (
+            "audience",
+            s::optional_member(
+                s::array_json(v2024_11_05_to_v2026_07_28::role_json(), None, None),
+            ),
+        ),
         ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
     ])
 }
-/// Values of [`super::Implementation`].
-pub fn implementation() -> BoxedStrategy<super::Implementation> {
-    s::typed(implementation_json())
-}
-/// Values of [`super::Implementation`] as JSON.
-fn implementation_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("name", s::required(s::string_json(None, None, None))),
-        ("version", s::required(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::InitializeRequest`].
-pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
-    s::typed(initialize_request_json())
-}
-/// Values of [`super::InitializeRequest`] as JSON.
-fn initialize_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_initialize_json())),
-        ("params", s::required(initialize_request_params_json())),
-    ])
-}
-/// Values of [`super::InitializeRequestParams`].
-pub fn initialize_request_params() -> BoxedStrategy<super::InitializeRequestParams> {
-    s::typed(initialize_request_params_json())
-}
-/// Values of [`super::InitializeRequestParams`] as JSON.
-fn initialize_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("capabilities", s::required(client_capabilities_json())),
-        ("clientInfo", s::required(implementation_json())),
-        ("protocolVersion", s::required(s::string_json(None, None, None))),
-    ])
-}
+pub use v2024_11_05_and_v2025_03_26::implementation;
+pub use v2024_11_05_and_v2025_03_26::initialize_request;
+pub use v2024_11_05_and_v2025_03_26::initialize_request_params;
 /// Values of [`super::InitializeResult`].
 pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
     s::typed(initialize_result_json())
@@ -501,58 +289,13 @@ fn initialize_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("capabilities", s::required(server_capabilities_json())),
         ("instructions", s::optional_member(s::string_json(None, None, None))),
         ("protocolVersion", s::required(s::string_json(None, None, None))),
-        ("serverInfo", s::required(implementation_json())),
+        ("serverInfo", s::required(v2024_11_05_and_v2025_03_26::implementation_json())),
     ])
 }
-/// Values of [`super::InitializedNotification`].
-pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotification> {
-    s::typed(initialized_notification_json())
-}
-/// Values of [`super::InitializedNotification`] as JSON.
-fn initialized_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_notifications_initialized_json())),
-        ("params", s::optional_member(initialized_notification_params_json())),
-    ])
-}
-/// Values of [`super::InitializedNotificationParams`].
-pub fn initialized_notification_params() -> BoxedStrategy<
-    super::InitializedNotificationParams,
-> {
-    s::typed(initialized_notification_params_json())
-}
-/// Values of [`super::InitializedNotificationParams`] as JSON.
-fn initialized_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(s::object_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
-/// Values of [`super::JSONRPCError`].
-pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
-    s::typed(jsonrpcerror_json())
-}
-/// Values of [`super::JSONRPCError`] as JSON.
-fn jsonrpcerror_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("error", s::required(jsonrpcerror_error_json())),
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-    ])
-}
-/// Values of [`super::JSONRPCErrorError`].
-pub fn jsonrpcerror_error() -> BoxedStrategy<super::JSONRPCErrorError> {
-    s::typed(jsonrpcerror_error_json())
-}
-/// Values of [`super::JSONRPCErrorError`] as JSON.
-fn jsonrpcerror_error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("code", s::required(s::integer_json(None, None))),
-        ("data", s::optional_member(s::any_json())),
-        ("message", s::required(s::string_json(None, None, None))),
-    ])
-}
+pub use v2024_11_05_and_v2025_03_26::initialized_notification;
+pub use v2024_11_05_and_v2025_03_26::initialized_notification_params;
+pub use v2024_11_05_to_v2025_06_18::jsonrpcerror;
+pub use v2024_11_05_to_v2025_06_18::jsonrpcerror_error;
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
     s::typed(jsonrpcmessage_json())
@@ -561,145 +304,29 @@ pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
 fn jsonrpcmessage_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("JSONRPCRequest", jsonrpcrequest_json()),
-            ("JSONRPCNotification", jsonrpcnotification_json()),
-            ("JSONRPCResponse", jsonrpcresponse_json()),
-            ("JSONRPCError", jsonrpcerror_json()),
+            ("JSONRPCRequest", v2024_11_05_and_v2025_03_26::jsonrpcrequest_json()),
+            (
+                "JSONRPCNotification",
+                v2024_11_05_and_v2025_03_26::jsonrpcnotification_json(),
+            ),
+            ("JSONRPCResponse", v2024_11_05_to_v2025_06_18::jsonrpcresponse_json()),
+            ("JSONRPCError", v2024_11_05_to_v2025_06_18::jsonrpcerror_json()),
         ]),
         |json| s::variant_of(json, super::JSONRPCMessage::variant_name),
     )
 }
-/// Values of [`super::JSONRPCNotification`].
-pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
-    s::typed(jsonrpcnotification_json())
-}
-/// Values of [`super::JSONRPCNotification`] as JSON.
-fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(jsonrpcnotification_params_json())),
-    ])
-}
-/// Values of [`super::JSONRPCNotificationParams`].
-pub fn jsonrpcnotification_params() -> BoxedStrategy<super::JSONRPCNotificationParams> {
-    s::typed(jsonrpcnotification_params_json())
-}
-/// Values of [`super::JSONRPCNotificationParams`] as JSON.
-fn jsonrpcnotification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(s::object_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
-/// Values of [`super::JSONRPCRequest`].
-pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
-    s::typed(jsonrpcrequest_json())
-}
-/// Values of [`super::JSONRPCRequest`] as JSON.
-fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(jsonrpcrequest_params_json())),
-    ])
-}
-/// Values of [`super::JSONRPCRequestParams`].
-pub fn jsonrpcrequest_params() -> BoxedStrategy<super::JSONRPCRequestParams> {
-    s::typed(jsonrpcrequest_params_json())
-}
-/// Values of [`super::JSONRPCRequestParams`] as JSON.
-fn jsonrpcrequest_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(jsonrpcrequest_params_meta_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
-/// Values of [`super::JSONRPCRequestParamsMeta`].
-pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParamsMeta> {
-    s::typed(jsonrpcrequest_params_meta_json())
-}
-/// Values of [`super::JSONRPCRequestParamsMeta`] as JSON.
-fn jsonrpcrequest_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("progressToken", s::optional_member(progress_token_json()))])
-}
-/// Values of [`super::JSONRPCResponse`].
-pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
-    s::typed(jsonrpcresponse_json())
-}
-/// Values of [`super::JSONRPCResponse`] as JSON.
-fn jsonrpcresponse_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("result", s::required(result_json())),
-    ])
-}
-/// Values of [`super::Jsonrpc2_0`].
-pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
-    s::typed(jsonrpc_2_0_json())
-}
-/// Values of [`super::Jsonrpc2_0`] as JSON.
-fn jsonrpc_2_0_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::Jsonrpc2_0)
-}
-/// Values of [`super::ListPromptsRequest`].
-pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
-    s::typed(list_prompts_request_json())
-}
-/// Values of [`super::ListPromptsRequest`] as JSON.
-fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_prompts_list_json())),
-        ("params", s::optional_member(list_prompts_request_params_json())),
-    ])
-}
-/// Values of [`super::ListPromptsRequestParams`].
-pub fn list_prompts_request_params() -> BoxedStrategy<super::ListPromptsRequestParams> {
-    s::typed(list_prompts_request_params_json())
-}
-/// Values of [`super::ListPromptsRequestParams`] as JSON.
-fn list_prompts_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
-}
-/// Values of [`super::ListPromptsResult`].
-pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
-    s::typed(list_prompts_result_json())
-}
-/// Values of [`super::ListPromptsResult`] as JSON.
-fn list_prompts_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-        ("prompts", s::required(s::array_json(prompt_json(), None, None))),
-    ])
-}
-/// Values of [`super::ListResourceTemplatesRequest`].
-pub fn list_resource_templates_request() -> BoxedStrategy<
-    super::ListResourceTemplatesRequest,
-> {
-    s::typed(list_resource_templates_request_json())
-}
-/// Values of [`super::ListResourceTemplatesRequest`] as JSON.
-fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_resources_templates_list_json())),
-        ("params", s::optional_member(list_resource_templates_request_params_json())),
-    ])
-}
-/// Values of [`super::ListResourceTemplatesRequestParams`].
-pub fn list_resource_templates_request_params() -> BoxedStrategy<
-    super::ListResourceTemplatesRequestParams,
-> {
-    s::typed(list_resource_templates_request_params_json())
-}
-/// Values of [`super::ListResourceTemplatesRequestParams`] as JSON.
-fn list_resource_templates_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
-}
+pub use v2024_11_05_and_v2025_03_26::jsonrpcnotification;
+pub use v2024_11_05_and_v2025_03_26::jsonrpcnotification_params;
+pub use v2024_11_05_and_v2025_03_26::jsonrpcrequest;
+pub use v2024_11_05_and_v2025_03_26::jsonrpcrequest_params;
+pub use v2024_11_05_and_v2025_03_26::jsonrpcrequest_params_meta;
+pub use v2024_11_05_to_v2025_06_18::jsonrpcresponse;
+pub use v2024_11_05_to_v2025_06_18::jsonrpc_2_0;
+pub use v2024_11_05_to_v2025_06_18::list_prompts_request;
+pub use v2024_11_05_to_v2025_06_18::list_prompts_request_params;
+pub use v2024_11_05_and_v2025_03_26::list_prompts_result;
+pub use v2024_11_05_to_v2025_06_18::list_resource_templates_request;
+pub use v2024_11_05_to_v2025_06_18::list_resource_templates_request_params;
 /// Values of [`super::ListResourceTemplatesResult`].
 pub fn list_resource_templates_result() -> BoxedStrategy<
     super::ListResourceTemplatesResult,
@@ -717,27 +344,8 @@ fn list_resource_templates_result_json() -> BoxedStrategy<::serde_json::Value> {
         ),
     ])
 }
-/// Values of [`super::ListResourcesRequest`].
-pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
-    s::typed(list_resources_request_json())
-}
-/// Values of [`super::ListResourcesRequest`] as JSON.
-fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_resources_list_json())),
-        ("params", s::optional_member(list_resources_request_params_json())),
-    ])
-}
-/// Values of [`super::ListResourcesRequestParams`].
-pub fn list_resources_request_params() -> BoxedStrategy<
-    super::ListResourcesRequestParams,
-> {
-    s::typed(list_resources_request_params_json())
-}
-/// Values of [`super::ListResourcesRequestParams`] as JSON.
-fn list_resources_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
-}
+pub use v2024_11_05_to_v2025_06_18::list_resources_request;
+pub use v2024_11_05_to_v2025_06_18::list_resources_request_params;
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
     s::typed(list_resources_result_json())
@@ -750,71 +358,12 @@ fn list_resources_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("resources", s::required(s::array_json(resource_json(), None, None))),
     ])
 }
-/// Values of [`super::ListRootsRequest`].
-pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
-    s::typed(list_roots_request_json())
-}
-/// Values of [`super::ListRootsRequest`] as JSON.
-fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_roots_list_json())),
-        ("params", s::optional_member(list_roots_request_params_json())),
-    ])
-}
-/// Values of [`super::ListRootsRequestParams`].
-pub fn list_roots_request_params() -> BoxedStrategy<super::ListRootsRequestParams> {
-    s::typed(list_roots_request_params_json())
-}
-/// Values of [`super::ListRootsRequestParams`] as JSON.
-fn list_roots_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([
-            ("_meta", s::optional_member(list_roots_request_params_meta_json())),
-        ]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
-/// Values of [`super::ListRootsRequestParamsMeta`].
-pub fn list_roots_request_params_meta() -> BoxedStrategy<
-    super::ListRootsRequestParamsMeta,
-> {
-    s::typed(list_roots_request_params_meta_json())
-}
-/// Values of [`super::ListRootsRequestParamsMeta`] as JSON.
-fn list_roots_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("progressToken", s::optional_member(progress_token_json()))])
-}
-/// Values of [`super::ListRootsResult`].
-pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
-    s::typed(list_roots_result_json())
-}
-/// Values of [`super::ListRootsResult`] as JSON.
-fn list_roots_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("roots", s::required(s::array_json(root_json(), None, None))),
-    ])
-}
-/// Values of [`super::ListToolsRequest`].
-pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
-    s::typed(list_tools_request_json())
-}
-/// Values of [`super::ListToolsRequest`] as JSON.
-fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_tools_list_json())),
-        ("params", s::optional_member(list_tools_request_params_json())),
-    ])
-}
-/// Values of [`super::ListToolsRequestParams`].
-pub fn list_tools_request_params() -> BoxedStrategy<super::ListToolsRequestParams> {
-    s::typed(list_tools_request_params_json())
-}
-/// Values of [`super::ListToolsRequestParams`] as JSON.
-fn list_tools_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
-}
+pub use v2024_11_05_and_v2025_03_26::list_roots_request;
+pub use v2024_11_05_and_v2025_03_26::list_roots_request_params;
+pub use v2024_11_05_and_v2025_03_26::list_roots_request_params_meta;
+pub use v2024_11_05_and_v2025_03_26::list_roots_result;
+pub use v2024_11_05_to_v2025_06_18::list_tools_request;
+pub use v2024_11_05_to_v2025_06_18::list_tools_request_params;
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
     s::typed(list_tools_result_json())
@@ -827,380 +376,43 @@ fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("tools", s::required(s::array_json(tool_json(), None, None))),
     ])
 }
-/// Values of [`super::LoggingLevel`].
-pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
-    s::typed(logging_level_json())
-}
-/// Values of [`super::LoggingLevel`] as JSON.
-fn logging_level_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(
-        &[
-            "alert",
-            "critical",
-            "debug",
-            "emergency",
-            "error",
-            "info",
-            "notice",
-            "warning",
-        ],
-    )
-}
-/// Values of [`super::LoggingMessageNotification`].
-pub fn logging_message_notification() -> BoxedStrategy<
-    super::LoggingMessageNotification,
-> {
-    s::typed(logging_message_notification_json())
-}
-/// Values of [`super::LoggingMessageNotification`] as JSON.
-fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_notifications_message_json())),
-        ("params", s::required(logging_message_notification_params_json())),
-    ])
-}
-/// Values of [`super::LoggingMessageNotificationParams`].
-pub fn logging_message_notification_params() -> BoxedStrategy<
-    super::LoggingMessageNotificationParams,
-> {
-    s::typed(logging_message_notification_params_json())
-}
-/// Values of [`super::LoggingMessageNotificationParams`] as JSON.
-fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("data", s::required(s::any_json())),
-        ("level", s::required(logging_level_json())),
-        ("logger", s::optional_member(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::MethodCompletionComplete`].
-pub fn method_completion_complete() -> BoxedStrategy<super::MethodCompletionComplete> {
-    s::typed(method_completion_complete_json())
-}
-/// Values of [`super::MethodCompletionComplete`] as JSON.
-fn method_completion_complete_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodCompletionComplete)
-}
-/// Values of [`super::MethodInitialize`].
-pub fn method_initialize() -> BoxedStrategy<super::MethodInitialize> {
-    s::typed(method_initialize_json())
-}
-/// Values of [`super::MethodInitialize`] as JSON.
-fn method_initialize_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodInitialize)
-}
-/// Values of [`super::MethodLoggingSetLevel`].
-pub fn method_logging_set_level() -> BoxedStrategy<super::MethodLoggingSetLevel> {
-    s::typed(method_logging_set_level_json())
-}
-/// Values of [`super::MethodLoggingSetLevel`] as JSON.
-fn method_logging_set_level_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodLoggingSetLevel)
-}
-/// Values of [`super::MethodNotificationsCancelled`].
-pub fn method_notifications_cancelled() -> BoxedStrategy<
-    super::MethodNotificationsCancelled,
-> {
-    s::typed(method_notifications_cancelled_json())
-}
-/// Values of [`super::MethodNotificationsCancelled`] as JSON.
-fn method_notifications_cancelled_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsCancelled)
-}
-/// Values of [`super::MethodNotificationsInitialized`].
-pub fn method_notifications_initialized() -> BoxedStrategy<
-    super::MethodNotificationsInitialized,
-> {
-    s::typed(method_notifications_initialized_json())
-}
-/// Values of [`super::MethodNotificationsInitialized`] as JSON.
-fn method_notifications_initialized_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsInitialized)
-}
-/// Values of [`super::MethodNotificationsMessage`].
-pub fn method_notifications_message() -> BoxedStrategy<
-    super::MethodNotificationsMessage,
-> {
-    s::typed(method_notifications_message_json())
-}
-/// Values of [`super::MethodNotificationsMessage`] as JSON.
-fn method_notifications_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsMessage)
-}
-/// Values of [`super::MethodNotificationsProgress`].
-pub fn method_notifications_progress() -> BoxedStrategy<
-    super::MethodNotificationsProgress,
-> {
-    s::typed(method_notifications_progress_json())
-}
-/// Values of [`super::MethodNotificationsProgress`] as JSON.
-fn method_notifications_progress_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsProgress)
-}
-/// Values of [`super::MethodNotificationsPromptsListChanged`].
-pub fn method_notifications_prompts_list_changed() -> BoxedStrategy<
-    super::MethodNotificationsPromptsListChanged,
-> {
-    s::typed(method_notifications_prompts_list_changed_json())
-}
-/// Values of [`super::MethodNotificationsPromptsListChanged`] as JSON.
-fn method_notifications_prompts_list_changed_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::constant(&super::MethodNotificationsPromptsListChanged)
-}
-/// Values of [`super::MethodNotificationsResourcesListChanged`].
-pub fn method_notifications_resources_list_changed() -> BoxedStrategy<
-    super::MethodNotificationsResourcesListChanged,
-> {
-    s::typed(method_notifications_resources_list_changed_json())
-}
-/// Values of [`super::MethodNotificationsResourcesListChanged`] as JSON.
-fn method_notifications_resources_list_changed_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::constant(&super::MethodNotificationsResourcesListChanged)
-}
-/// Values of [`super::MethodNotificationsResourcesUpdated`].
-pub fn method_notifications_resources_updated() -> BoxedStrategy<
-    super::MethodNotificationsResourcesUpdated,
-> {
-    s::typed(method_notifications_resources_updated_json())
-}
-/// Values of [`super::MethodNotificationsResourcesUpdated`] as JSON.
-fn method_notifications_resources_updated_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsResourcesUpdated)
-}
-/// Values of [`super::MethodNotificationsRootsListChanged`].
-pub fn method_notifications_roots_list_changed() -> BoxedStrategy<
-    super::MethodNotificationsRootsListChanged,
-> {
-    s::typed(method_notifications_roots_list_changed_json())
-}
-/// Values of [`super::MethodNotificationsRootsListChanged`] as JSON.
-fn method_notifications_roots_list_changed_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsRootsListChanged)
-}
-/// Values of [`super::MethodNotificationsToolsListChanged`].
-pub fn method_notifications_tools_list_changed() -> BoxedStrategy<
-    super::MethodNotificationsToolsListChanged,
-> {
-    s::typed(method_notifications_tools_list_changed_json())
-}
-/// Values of [`super::MethodNotificationsToolsListChanged`] as JSON.
-fn method_notifications_tools_list_changed_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsToolsListChanged)
-}
-/// Values of [`super::MethodPing`].
-pub fn method_ping() -> BoxedStrategy<super::MethodPing> {
-    s::typed(method_ping_json())
-}
-/// Values of [`super::MethodPing`] as JSON.
-fn method_ping_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodPing)
-}
-/// Values of [`super::MethodPromptsGet`].
-pub fn method_prompts_get() -> BoxedStrategy<super::MethodPromptsGet> {
-    s::typed(method_prompts_get_json())
-}
-/// Values of [`super::MethodPromptsGet`] as JSON.
-fn method_prompts_get_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodPromptsGet)
-}
-/// Values of [`super::MethodPromptsList`].
-pub fn method_prompts_list() -> BoxedStrategy<super::MethodPromptsList> {
-    s::typed(method_prompts_list_json())
-}
-/// Values of [`super::MethodPromptsList`] as JSON.
-fn method_prompts_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodPromptsList)
-}
-/// Values of [`super::MethodResourcesList`].
-pub fn method_resources_list() -> BoxedStrategy<super::MethodResourcesList> {
-    s::typed(method_resources_list_json())
-}
-/// Values of [`super::MethodResourcesList`] as JSON.
-fn method_resources_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesList)
-}
-/// Values of [`super::MethodResourcesRead`].
-pub fn method_resources_read() -> BoxedStrategy<super::MethodResourcesRead> {
-    s::typed(method_resources_read_json())
-}
-/// Values of [`super::MethodResourcesRead`] as JSON.
-fn method_resources_read_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesRead)
-}
-/// Values of [`super::MethodResourcesSubscribe`].
-pub fn method_resources_subscribe() -> BoxedStrategy<super::MethodResourcesSubscribe> {
-    s::typed(method_resources_subscribe_json())
-}
-/// Values of [`super::MethodResourcesSubscribe`] as JSON.
-fn method_resources_subscribe_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesSubscribe)
-}
-/// Values of [`super::MethodResourcesTemplatesList`].
-pub fn method_resources_templates_list() -> BoxedStrategy<
-    super::MethodResourcesTemplatesList,
-> {
-    s::typed(method_resources_templates_list_json())
-}
-/// Values of [`super::MethodResourcesTemplatesList`] as JSON.
-fn method_resources_templates_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesTemplatesList)
-}
-/// Values of [`super::MethodResourcesUnsubscribe`].
-pub fn method_resources_unsubscribe() -> BoxedStrategy<
-    super::MethodResourcesUnsubscribe,
-> {
-    s::typed(method_resources_unsubscribe_json())
-}
-/// Values of [`super::MethodResourcesUnsubscribe`] as JSON.
-fn method_resources_unsubscribe_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesUnsubscribe)
-}
-/// Values of [`super::MethodRootsList`].
-pub fn method_roots_list() -> BoxedStrategy<super::MethodRootsList> {
-    s::typed(method_roots_list_json())
-}
-/// Values of [`super::MethodRootsList`] as JSON.
-fn method_roots_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodRootsList)
-}
-/// Values of [`super::MethodSamplingCreateMessage`].
-pub fn method_sampling_create_message() -> BoxedStrategy<
-    super::MethodSamplingCreateMessage,
-> {
-    s::typed(method_sampling_create_message_json())
-}
-/// Values of [`super::MethodSamplingCreateMessage`] as JSON.
-fn method_sampling_create_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodSamplingCreateMessage)
-}
-/// Values of [`super::MethodToolsCall`].
-pub fn method_tools_call() -> BoxedStrategy<super::MethodToolsCall> {
-    s::typed(method_tools_call_json())
-}
-/// Values of [`super::MethodToolsCall`] as JSON.
-fn method_tools_call_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodToolsCall)
-}
-/// Values of [`super::MethodToolsList`].
-pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
-    s::typed(method_tools_list_json())
-}
-/// Values of [`super::MethodToolsList`] as JSON.
-fn method_tools_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodToolsList)
-}
-/// Values of [`super::ModelHint`].
-pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
-    s::typed(model_hint_json())
-}
-/// Values of [`super::ModelHint`] as JSON.
-fn model_hint_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("name", s::optional_member(s::string_json(None, None, None)))])
-}
-/// Values of [`super::ModelPreferences`].
-pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
-    s::typed(model_preferences_json())
-}
-/// Values of [`super::ModelPreferences`] as JSON.
-fn model_preferences_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
-        (
-            "intelligencePriority",
-            s::optional_member(s::number_json(Some(0f64), Some(1f64))),
-        ),
-        ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-    ])
-}
-/// Values of [`super::Notification`].
-pub fn notification() -> BoxedStrategy<super::Notification> {
-    s::typed(notification_json())
-}
-/// Values of [`super::Notification`] as JSON.
-fn notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(notification_params_json())),
-    ])
-}
-/// Values of [`super::NotificationParams`].
-pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
-    s::typed(notification_params_json())
-}
-/// Values of [`super::NotificationParams`] as JSON.
-fn notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(s::object_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
-/// Values of [`super::PaginatedRequest`].
-pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
-    s::typed(paginated_request_json())
-}
-/// Values of [`super::PaginatedRequest`] as JSON.
-fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(paginated_request_params_json())),
-    ])
-}
-/// Values of [`super::PaginatedRequestParams`].
-pub fn paginated_request_params() -> BoxedStrategy<super::PaginatedRequestParams> {
-    s::typed(paginated_request_params_json())
-}
-/// Values of [`super::PaginatedRequestParams`] as JSON.
-fn paginated_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("cursor", s::optional_member(s::string_json(None, None, None)))])
-}
-/// Values of [`super::PaginatedResult`].
-pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
-    s::typed(paginated_result_json())
-}
-/// Values of [`super::PaginatedResult`] as JSON.
-fn paginated_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::PingRequest`].
-pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
-    s::typed(ping_request_json())
-}
-/// Values of [`super::PingRequest`] as JSON.
-fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_ping_json())),
-        ("params", s::optional_member(ping_request_params_json())),
-    ])
-}
-/// Values of [`super::PingRequestParams`].
-pub fn ping_request_params() -> BoxedStrategy<super::PingRequestParams> {
-    s::typed(ping_request_params_json())
-}
-/// Values of [`super::PingRequestParams`] as JSON.
-fn ping_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(ping_request_params_meta_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
-/// Values of [`super::PingRequestParamsMeta`].
-pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta> {
-    s::typed(ping_request_params_meta_json())
-}
-/// Values of [`super::PingRequestParamsMeta`] as JSON.
-fn ping_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("progressToken", s::optional_member(progress_token_json()))])
-}
+pub use v2024_11_05_to_v2026_07_28::logging_level;
+pub use v2024_11_05_to_v2025_06_18::logging_message_notification;
+pub use v2024_11_05_to_v2025_06_18::logging_message_notification_params;
+pub use v2024_11_05_to_v2026_07_28::method_completion_complete;
+pub use v2024_11_05_to_v2025_11_25::method_initialize;
+pub use v2024_11_05_to_v2025_11_25::method_logging_set_level;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_cancelled;
+pub use v2024_11_05_to_v2025_11_25::method_notifications_initialized;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_message;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_progress;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_updated;
+pub use v2024_11_05_to_v2025_11_25::method_notifications_roots_list_changed;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed;
+pub use v2024_11_05_to_v2025_11_25::method_ping;
+pub use v2024_11_05_to_v2026_07_28::method_prompts_get;
+pub use v2024_11_05_to_v2026_07_28::method_prompts_list;
+pub use v2024_11_05_to_v2026_07_28::method_resources_list;
+pub use v2024_11_05_to_v2026_07_28::method_resources_read;
+pub use v2024_11_05_to_v2025_11_25::method_resources_subscribe;
+pub use v2024_11_05_to_v2026_07_28::method_resources_templates_list;
+pub use v2024_11_05_to_v2025_11_25::method_resources_unsubscribe;
+pub use v2024_11_05_to_v2026_07_28::method_roots_list;
+pub use v2024_11_05_to_v2026_07_28::method_sampling_create_message;
+pub use v2024_11_05_to_v2026_07_28::method_tools_call;
+pub use v2024_11_05_to_v2026_07_28::method_tools_list;
+pub use v2024_11_05_to_v2026_07_28::model_hint;
+pub use v2024_11_05_to_v2026_07_28::model_preferences;
+pub use v2024_11_05_and_v2025_03_26::notification;
+pub use v2024_11_05_and_v2025_03_26::notification_params;
+pub use v2024_11_05_to_v2025_06_18::paginated_request;
+pub use v2024_11_05_to_v2025_06_18::paginated_request_params;
+pub use v2024_11_05_to_v2025_11_25::paginated_result;
+pub use v2024_11_05_and_v2025_03_26::ping_request;
+pub use v2024_11_05_and_v2025_03_26::ping_request_params;
+pub use v2024_11_05_and_v2025_03_26::ping_request_params_meta;
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
     s::typed(progress_notification_json())
@@ -1208,7 +420,10 @@ pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
 /// Values of [`super::ProgressNotification`] as JSON.
 fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(method_notifications_progress_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2026_07_28::method_notifications_progress_json()),
+        ),
         ("params", s::required(progress_notification_params_json())),
     ])
 }
@@ -1222,78 +437,18 @@ pub fn progress_notification_params() -> BoxedStrategy<
 fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("progress", s::required(s::number_json(None, None))),
-        ("progressToken", s::required(progress_token_json())),
+        (
+            "progressToken",
+            s::required(v2024_11_05_to_v2026_07_28::progress_token_json()),
+        ),
         ("total", s::optional_member(s::number_json(None, None))),
     ])
 }
-/// Values of [`super::ProgressToken`].
-pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
-    s::typed(progress_token_json())
-}
-/// Values of [`super::ProgressToken`] as JSON.
-fn progress_token_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("String", s::string_json(None, None, None)),
-            ("Integer", s::integer_json(None, None)),
-        ]),
-        |json| s::variant_of(json, super::ProgressToken::variant_name),
-    )
-}
-/// Values of [`super::Prompt`].
-pub fn prompt() -> BoxedStrategy<super::Prompt> {
-    s::typed(prompt_json())
-}
-/// Values of [`super::Prompt`] as JSON.
-fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        (
-            "arguments",
-            s::optional_member(s::array_json(prompt_argument_json(), None, None)),
-        ),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("name", s::required(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::PromptArgument`].
-pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
-    s::typed(prompt_argument_json())
-}
-/// Values of [`super::PromptArgument`] as JSON.
-fn prompt_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("name", s::required(s::string_json(None, None, None))),
-        ("required", s::optional_member(s::boolean_json())),
-    ])
-}
-/// Values of [`super::PromptListChangedNotification`].
-pub fn prompt_list_changed_notification() -> BoxedStrategy<
-    super::PromptListChangedNotification,
-> {
-    s::typed(prompt_list_changed_notification_json())
-}
-/// Values of [`super::PromptListChangedNotification`] as JSON.
-fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_notifications_prompts_list_changed_json())),
-        ("params", s::optional_member(prompt_list_changed_notification_params_json())),
-    ])
-}
-/// Values of [`super::PromptListChangedNotificationParams`].
-pub fn prompt_list_changed_notification_params() -> BoxedStrategy<
-    super::PromptListChangedNotificationParams,
-> {
-    s::typed(prompt_list_changed_notification_params_json())
-}
-/// Values of [`super::PromptListChangedNotificationParams`] as JSON.
-fn prompt_list_changed_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(s::object_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
+pub use v2024_11_05_to_v2026_07_28::progress_token;
+pub use v2024_11_05_and_v2025_03_26::prompt;
+pub use v2024_11_05_and_v2025_03_26::prompt_argument;
+pub use v2024_11_05_and_v2025_03_26::prompt_list_changed_notification;
+pub use v2024_11_05_and_v2025_03_26::prompt_list_changed_notification_params;
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
     s::typed(prompt_message_json())
@@ -1302,7 +457,7 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("content", s::required(prompt_message_content_json())),
-        ("role", s::required(role_json())),
+        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
     ])
 }
 /// Values of [`super::PromptMessageContent`].
@@ -1320,115 +475,15 @@ fn prompt_message_content_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::PromptMessageContent::variant_name),
     )
 }
-/// Values of [`super::PromptReference`].
-pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
-    s::typed(prompt_reference_json())
-}
-/// Values of [`super::PromptReference`] as JSON.
-fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("name", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_ref_prompt_json())),
-    ])
-}
-/// Values of [`super::ReadResourceRequest`].
-pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
-    s::typed(read_resource_request_json())
-}
-/// Values of [`super::ReadResourceRequest`] as JSON.
-fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_resources_read_json())),
-        ("params", s::required(read_resource_request_params_json())),
-    ])
-}
-/// Values of [`super::ReadResourceRequestParams`].
-pub fn read_resource_request_params() -> BoxedStrategy<
-    super::ReadResourceRequestParams,
-> {
-    s::typed(read_resource_request_params_json())
-}
-/// Values of [`super::ReadResourceRequestParams`] as JSON.
-fn read_resource_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
-}
-/// Values of [`super::ReadResourceResult`].
-pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
-    s::typed(read_resource_result_json())
-}
-/// Values of [`super::ReadResourceResult`] as JSON.
-fn read_resource_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        (
-            "contents",
-            s::required(
-                s::array_json(read_resource_result_contents_item_json(), None, None),
-            ),
-        ),
-    ])
-}
-/// Values of [`super::ReadResourceResultContentsItem`].
-pub fn read_resource_result_contents_item() -> BoxedStrategy<
-    super::ReadResourceResultContentsItem,
-> {
-    s::typed(read_resource_result_contents_item_json())
-}
-/// Values of [`super::ReadResourceResultContentsItem`] as JSON.
-fn read_resource_result_contents_item_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("TextResourceContents", text_resource_contents_json()),
-            ("BlobResourceContents", blob_resource_contents_json()),
-        ]),
-        |json| s::variant_of(json, super::ReadResourceResultContentsItem::variant_name),
-    )
-}
-/// Values of [`super::Request`].
-pub fn request() -> BoxedStrategy<super::Request> {
-    s::typed(request_json())
-}
-/// Values of [`super::Request`] as JSON.
-fn request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(request_params_json())),
-    ])
-}
-/// Values of [`super::RequestId`].
-pub fn request_id() -> BoxedStrategy<super::RequestId> {
-    s::typed(request_id_json())
-}
-/// Values of [`super::RequestId`] as JSON.
-fn request_id_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("String", s::string_json(None, None, None)),
-            ("Integer", s::integer_json(None, None)),
-        ]),
-        |json| s::variant_of(json, super::RequestId::variant_name),
-    )
-}
-/// Values of [`super::RequestParams`].
-pub fn request_params() -> BoxedStrategy<super::RequestParams> {
-    s::typed(request_params_json())
-}
-/// Values of [`super::RequestParams`] as JSON.
-fn request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(request_params_meta_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
-/// Values of [`super::RequestParamsMeta`].
-pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
-    s::typed(request_params_meta_json())
-}
-/// Values of [`super::RequestParamsMeta`] as JSON.
-fn request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("progressToken", s::optional_member(progress_token_json()))])
-}
+pub use v2024_11_05_and_v2025_03_26::prompt_reference;
+pub use v2024_11_05_to_v2025_06_18::read_resource_request;
+pub use v2024_11_05_to_v2025_06_18::read_resource_request_params;
+pub use v2024_11_05_and_v2025_03_26::read_resource_result;
+pub use v2024_11_05_and_v2025_03_26::read_resource_result_contents_item;
+pub use v2024_11_05_and_v2025_03_26::request;
+pub use v2024_11_05_to_v2026_07_28::request_id;
+pub use v2024_11_05_and_v2025_03_26::request_params;
+pub use v2024_11_05_and_v2025_03_26::request_params_meta;
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
     s::typed(resource_json())
@@ -1451,61 +506,19 @@ pub fn resource_annotations() -> BoxedStrategy<super::ResourceAnnotations> {
 /// Values of [`super::ResourceAnnotations`] as JSON.
 fn resource_annotations_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        (
+            "audience",
+            s::optional_member(
+                s::array_json(v2024_11_05_to_v2026_07_28::role_json(), None, None),
+            ),
+        ),
         ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
     ])
 }
-/// Values of [`super::ResourceContents`].
-pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
-    s::typed(resource_contents_json())
-}
-/// Values of [`super::ResourceContents`] as JSON.
-fn resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("mimeType", s::optional_member(s::string_json(None, None, None))),
-        ("uri", s::required(s::string_json(Some("uri"), None, None))),
-    ])
-}
-/// Values of [`super::ResourceListChangedNotification`].
-pub fn resource_list_changed_notification() -> BoxedStrategy<
-    super::ResourceListChangedNotification,
-> {
-    s::typed(resource_list_changed_notification_json())
-}
-/// Values of [`super::ResourceListChangedNotification`] as JSON.
-fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_notifications_resources_list_changed_json())),
-        ("params", s::optional_member(resource_list_changed_notification_params_json())),
-    ])
-}
-/// Values of [`super::ResourceListChangedNotificationParams`].
-pub fn resource_list_changed_notification_params() -> BoxedStrategy<
-    super::ResourceListChangedNotificationParams,
-> {
-    s::typed(resource_list_changed_notification_params_json())
-}
-/// Values of [`super::ResourceListChangedNotificationParams`] as JSON.
-fn resource_list_changed_notification_params_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(s::object_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
-/// Values of [`super::ResourceReference`].
-pub fn resource_reference() -> BoxedStrategy<super::ResourceReference> {
-    s::typed(resource_reference_json())
-}
-/// Values of [`super::ResourceReference`] as JSON.
-fn resource_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("type", s::required(type_ref_resource_json())),
-        ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
-    ])
-}
+pub use v2024_11_05_and_v2025_03_26::resource_contents;
+pub use v2024_11_05_and_v2025_03_26::resource_list_changed_notification;
+pub use v2024_11_05_and_v2025_03_26::resource_list_changed_notification_params;
+pub use v2024_11_05_and_v2025_03_26::resource_reference;
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
     s::typed(resource_template_json())
@@ -1529,91 +542,22 @@ pub fn resource_template_annotations() -> BoxedStrategy<
 /// Values of [`super::ResourceTemplateAnnotations`] as JSON.
 fn resource_template_annotations_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        (
+            "audience",
+            s::optional_member(
+                s::array_json(v2024_11_05_to_v2026_07_28::role_json(), None, None),
+            ),
+        ),
         ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
     ])
 }
-/// Values of [`super::ResourceUpdatedNotification`].
-pub fn resource_updated_notification() -> BoxedStrategy<
-    super::ResourceUpdatedNotification,
-> {
-    s::typed(resource_updated_notification_json())
-}
-/// Values of [`super::ResourceUpdatedNotification`] as JSON.
-fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_notifications_resources_updated_json())),
-        ("params", s::required(resource_updated_notification_params_json())),
-    ])
-}
-/// Values of [`super::ResourceUpdatedNotificationParams`].
-pub fn resource_updated_notification_params() -> BoxedStrategy<
-    super::ResourceUpdatedNotificationParams,
-> {
-    s::typed(resource_updated_notification_params_json())
-}
-/// Values of [`super::ResourceUpdatedNotificationParams`] as JSON.
-fn resource_updated_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
-}
-/// Values of [`super::Result`].
-pub fn result() -> BoxedStrategy<super::Result> {
-    s::typed(result_json())
-}
-/// Values of [`super::Result`] as JSON.
-fn result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(s::object_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
-/// Values of [`super::Role`].
-pub fn role() -> BoxedStrategy<super::Role> {
-    s::typed(role_json())
-}
-/// Values of [`super::Role`] as JSON.
-fn role_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["assistant", "user"])
-}
-/// Values of [`super::Root`].
-pub fn root() -> BoxedStrategy<super::Root> {
-    s::typed(root_json())
-}
-/// Values of [`super::Root`] as JSON.
-fn root_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("name", s::optional_member(s::string_json(None, None, None))),
-        ("uri", s::required(s::string_json(Some("uri"), None, None))),
-    ])
-}
-/// Values of [`super::RootsListChangedNotification`].
-pub fn roots_list_changed_notification() -> BoxedStrategy<
-    super::RootsListChangedNotification,
-> {
-    s::typed(roots_list_changed_notification_json())
-}
-/// Values of [`super::RootsListChangedNotification`] as JSON.
-fn roots_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_notifications_roots_list_changed_json())),
-        ("params", s::optional_member(roots_list_changed_notification_params_json())),
-    ])
-}
-/// Values of [`super::RootsListChangedNotificationParams`].
-pub fn roots_list_changed_notification_params() -> BoxedStrategy<
-    super::RootsListChangedNotificationParams,
-> {
-    s::typed(roots_list_changed_notification_params_json())
-}
-/// Values of [`super::RootsListChangedNotificationParams`] as JSON.
-fn roots_list_changed_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(s::object_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
+pub use v2024_11_05_to_v2025_06_18::resource_updated_notification;
+pub use v2024_11_05_to_v2025_06_18::resource_updated_notification_params;
+pub use v2024_11_05_to_v2025_11_25::result;
+pub use v2024_11_05_to_v2026_07_28::role;
+pub use v2024_11_05_and_v2025_03_26::root;
+pub use v2024_11_05_and_v2025_03_26::roots_list_changed_notification;
+pub use v2024_11_05_and_v2025_03_26::roots_list_changed_notification_params;
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
     s::typed(sampling_message_json())
@@ -1622,7 +566,7 @@ pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
 fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("content", s::required(sampling_message_content_json())),
-        ("role", s::required(role_json())),
+        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
     ])
 }
 /// Values of [`super::SamplingMessageContent`].
@@ -1648,40 +592,29 @@ fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("experimental", s::optional_member(s::object_map_json())),
         ("logging", s::optional_member(s::object_json())),
-        ("prompts", s::optional_member(server_capabilities_prompts_json())),
-        ("resources", s::optional_member(server_capabilities_resources_json())),
-        ("tools", s::optional_member(server_capabilities_tools_json())),
+        (
+            "prompts",
+            s::optional_member(
+                v2024_11_05_to_v2026_07_28::server_capabilities_prompts_json(),
+            ),
+        ),
+        (
+            "resources",
+            s::optional_member(
+                v2024_11_05_to_v2026_07_28::server_capabilities_resources_json(),
+            ),
+        ),
+        (
+            "tools",
+            s::optional_member(
+                v2024_11_05_to_v2026_07_28::server_capabilities_tools_json(),
+            ),
+        ),
     ])
 }
-/// Values of [`super::ServerCapabilitiesPrompts`].
-pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
-    s::typed(server_capabilities_prompts_json())
-}
-/// Values of [`super::ServerCapabilitiesPrompts`] as JSON.
-fn server_capabilities_prompts_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("listChanged", s::optional_member(s::boolean_json()))])
-}
-/// Values of [`super::ServerCapabilitiesResources`].
-pub fn server_capabilities_resources() -> BoxedStrategy<
-    super::ServerCapabilitiesResources,
-> {
-    s::typed(server_capabilities_resources_json())
-}
-/// Values of [`super::ServerCapabilitiesResources`] as JSON.
-fn server_capabilities_resources_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("listChanged", s::optional_member(s::boolean_json())),
-        ("subscribe", s::optional_member(s::boolean_json())),
-    ])
-}
-/// Values of [`super::ServerCapabilitiesTools`].
-pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
-    s::typed(server_capabilities_tools_json())
-}
-/// Values of [`super::ServerCapabilitiesTools`] as JSON.
-fn server_capabilities_tools_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("listChanged", s::optional_member(s::boolean_json()))])
-}
+pub use v2024_11_05_to_v2026_07_28::server_capabilities_prompts;
+pub use v2024_11_05_to_v2026_07_28::server_capabilities_resources;
+pub use v2024_11_05_to_v2026_07_28::server_capabilities_tools;
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
     s::typed(server_notification_json())
@@ -1690,16 +623,31 @@ pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
 fn server_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("CancelledNotification", cancelled_notification_json()),
+            (
+                "CancelledNotification",
+                v2024_11_05_to_v2025_06_18::cancelled_notification_json(),
+            ),
             ("ProgressNotification", progress_notification_json()),
             (
                 "ResourceListChangedNotification",
-                resource_list_changed_notification_json(),
+                v2024_11_05_and_v2025_03_26::resource_list_changed_notification_json(),
             ),
-            ("ResourceUpdatedNotification", resource_updated_notification_json()),
-            ("PromptListChangedNotification", prompt_list_changed_notification_json()),
-            ("ToolListChangedNotification", tool_list_changed_notification_json()),
-            ("LoggingMessageNotification", logging_message_notification_json()),
+            (
+                "ResourceUpdatedNotification",
+                v2024_11_05_to_v2025_06_18::resource_updated_notification_json(),
+            ),
+            (
+                "PromptListChangedNotification",
+                v2024_11_05_and_v2025_03_26::prompt_list_changed_notification_json(),
+            ),
+            (
+                "ToolListChangedNotification",
+                v2024_11_05_and_v2025_03_26::tool_list_changed_notification_json(),
+            ),
+            (
+                "LoggingMessageNotification",
+                v2024_11_05_to_v2025_06_18::logging_message_notification_json(),
+            ),
         ]),
         |json| s::variant_of(json, super::ServerNotification::variant_name),
     )
@@ -1712,9 +660,9 @@ pub fn server_request() -> BoxedStrategy<super::ServerRequest> {
 fn server_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("PingRequest", ping_request_json()),
+            ("PingRequest", v2024_11_05_and_v2025_03_26::ping_request_json()),
             ("CreateMessageRequest", create_message_request_json()),
-            ("ListRootsRequest", list_roots_request_json()),
+            ("ListRootsRequest", v2024_11_05_and_v2025_03_26::list_roots_request_json()),
         ]),
         |json| s::variant_of(json, super::ServerRequest::variant_name),
     )
@@ -1727,58 +675,30 @@ pub fn server_result() -> BoxedStrategy<super::ServerResult> {
 fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("Result", result_json()),
+            ("Result", v2024_11_05_to_v2025_11_25::result_json()),
             ("InitializeResult", initialize_result_json()),
             ("ListResourcesResult", list_resources_result_json()),
             ("ListResourceTemplatesResult", list_resource_templates_result_json()),
-            ("ReadResourceResult", read_resource_result_json()),
-            ("ListPromptsResult", list_prompts_result_json()),
+            (
+                "ReadResourceResult",
+                v2024_11_05_and_v2025_03_26::read_resource_result_json(),
+            ),
+            (
+                "ListPromptsResult",
+                v2024_11_05_and_v2025_03_26::list_prompts_result_json(),
+            ),
             ("GetPromptResult", get_prompt_result_json()),
             ("ListToolsResult", list_tools_result_json()),
             ("CallToolResult", call_tool_result_json()),
-            ("CompleteResult", complete_result_json()),
+            ("CompleteResult", v2024_11_05_to_v2025_11_25::complete_result_json()),
         ]),
         |json| s::variant_of(json, super::ServerResult::variant_name),
     )
 }
-/// Values of [`super::SetLevelRequest`].
-pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
-    s::typed(set_level_request_json())
-}
-/// Values of [`super::SetLevelRequest`] as JSON.
-fn set_level_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_logging_set_level_json())),
-        ("params", s::required(set_level_request_params_json())),
-    ])
-}
-/// Values of [`super::SetLevelRequestParams`].
-pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams> {
-    s::typed(set_level_request_params_json())
-}
-/// Values of [`super::SetLevelRequestParams`] as JSON.
-fn set_level_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("level", s::required(logging_level_json()))])
-}
-/// Values of [`super::SubscribeRequest`].
-pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
-    s::typed(subscribe_request_json())
-}
-/// Values of [`super::SubscribeRequest`] as JSON.
-fn subscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_resources_subscribe_json())),
-        ("params", s::required(subscribe_request_params_json())),
-    ])
-}
-/// Values of [`super::SubscribeRequestParams`].
-pub fn subscribe_request_params() -> BoxedStrategy<super::SubscribeRequestParams> {
-    s::typed(subscribe_request_params_json())
-}
-/// Values of [`super::SubscribeRequestParams`] as JSON.
-fn subscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
-}
+pub use v2024_11_05_to_v2025_06_18::set_level_request;
+pub use v2024_11_05_to_v2025_06_18::set_level_request_params;
+pub use v2024_11_05_to_v2025_06_18::subscribe_request;
+pub use v2024_11_05_to_v2025_06_18::subscribe_request_params;
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
     s::typed(text_content_json())
@@ -1788,7 +708,7 @@ fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("annotations", s::optional_member(text_content_annotations_json())),
         ("text", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_text_json())),
+        ("type", s::required(v2024_11_05_to_v2026_07_28::type_text_json())),
     ])
 }
 /// Values of [`super::TextContentAnnotations`].
@@ -1798,22 +718,16 @@ pub fn text_content_annotations() -> BoxedStrategy<super::TextContentAnnotations
 /// Values of [`super::TextContentAnnotations`] as JSON.
 fn text_content_annotations_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
+        (
+            "audience",
+            s::optional_member(
+                s::array_json(v2024_11_05_to_v2026_07_28::role_json(), None, None),
+            ),
+        ),
         ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
     ])
 }
-/// Values of [`super::TextResourceContents`].
-pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
-    s::typed(text_resource_contents_json())
-}
-/// Values of [`super::TextResourceContents`] as JSON.
-fn text_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("mimeType", s::optional_member(s::string_json(None, None, None))),
-        ("text", s::required(s::string_json(None, None, None))),
-        ("uri", s::required(s::string_json(Some("uri"), None, None))),
-    ])
-}
+pub use v2024_11_05_and_v2025_03_26::text_resource_contents;
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     s::typed(tool_json())
@@ -1822,199 +736,102 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 fn tool_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("description", s::optional_member(s::string_json(None, None, None))),
-        ("inputSchema", s::required(tool_input_schema_json())),
+        (
+            "inputSchema",
+            s::required(v2024_11_05_and_v2025_03_26::tool_input_schema_json()),
+        ),
         ("name", s::required(s::string_json(None, None, None))),
     ])
 }
-/// Values of [`super::ToolInputSchema`].
-pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
-    s::typed(tool_input_schema_json())
-}
-/// Values of [`super::ToolInputSchema`] as JSON.
-fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("properties", s::optional_member(s::object_map_json())),
-        (
-            "required",
-            s::optional_member(
-                s::array_json(s::string_json(None, None, None), None, None),
-            ),
-        ),
-        ("type", s::required(type_object_json())),
-    ])
-}
-/// Values of [`super::ToolListChangedNotification`].
-pub fn tool_list_changed_notification() -> BoxedStrategy<
-    super::ToolListChangedNotification,
-> {
-    s::typed(tool_list_changed_notification_json())
-}
-/// Values of [`super::ToolListChangedNotification`] as JSON.
-fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_notifications_tools_list_changed_json())),
-        ("params", s::optional_member(tool_list_changed_notification_params_json())),
-    ])
-}
-/// Values of [`super::ToolListChangedNotificationParams`].
-pub fn tool_list_changed_notification_params() -> BoxedStrategy<
-    super::ToolListChangedNotificationParams,
-> {
-    s::typed(tool_list_changed_notification_params_json())
-}
-/// Values of [`super::ToolListChangedNotificationParams`] as JSON.
-fn tool_list_changed_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(s::object_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
-/// Values of [`super::TypeImage`].
-pub fn type_image() -> BoxedStrategy<super::TypeImage> {
-    s::typed(type_image_json())
-}
-/// Values of [`super::TypeImage`] as JSON.
-fn type_image_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeImage)
-}
-/// Values of [`super::TypeObject`].
-pub fn type_object() -> BoxedStrategy<super::TypeObject> {
-    s::typed(type_object_json())
-}
-/// Values of [`super::TypeObject`] as JSON.
-fn type_object_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeObject)
-}
-/// Values of [`super::TypeRefPrompt`].
-pub fn type_ref_prompt() -> BoxedStrategy<super::TypeRefPrompt> {
-    s::typed(type_ref_prompt_json())
-}
-/// Values of [`super::TypeRefPrompt`] as JSON.
-fn type_ref_prompt_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeRefPrompt)
-}
-/// Values of [`super::TypeRefResource`].
-pub fn type_ref_resource() -> BoxedStrategy<super::TypeRefResource> {
-    s::typed(type_ref_resource_json())
-}
-/// Values of [`super::TypeRefResource`] as JSON.
-fn type_ref_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeRefResource)
-}
-/// Values of [`super::TypeResource`].
-pub fn type_resource() -> BoxedStrategy<super::TypeResource> {
-    s::typed(type_resource_json())
-}
-/// Values of [`super::TypeResource`] as JSON.
-fn type_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeResource)
-}
-/// Values of [`super::TypeText`].
-pub fn type_text() -> BoxedStrategy<super::TypeText> {
-    s::typed(type_text_json())
-}
-/// Values of [`super::TypeText`] as JSON.
-fn type_text_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeText)
-}
-/// Values of [`super::UnsubscribeRequest`].
-pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
-    s::typed(unsubscribe_request_json())
-}
-/// Values of [`super::UnsubscribeRequest`] as JSON.
-fn unsubscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(method_resources_unsubscribe_json())),
-        ("params", s::required(unsubscribe_request_params_json())),
-    ])
-}
-/// Values of [`super::UnsubscribeRequestParams`].
-pub fn unsubscribe_request_params() -> BoxedStrategy<super::UnsubscribeRequestParams> {
-    s::typed(unsubscribe_request_params_json())
-}
-/// Values of [`super::UnsubscribeRequestParams`] as JSON.
-fn unsubscribe_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("uri", s::required(s::string_json(Some("uri"), None, None)))])
-}
+pub use v2024_11_05_and_v2025_03_26::tool_input_schema;
+pub use v2024_11_05_and_v2025_03_26::tool_list_changed_notification;
+pub use v2024_11_05_and_v2025_03_26::tool_list_changed_notification_params;
+pub use v2024_11_05_to_v2026_07_28::type_image;
+pub use v2024_11_05_and_v2025_03_26::type_object;
+pub use v2024_11_05_to_v2026_07_28::type_ref_prompt;
+pub use v2024_11_05_and_v2025_03_26::type_ref_resource;
+pub use v2024_11_05_to_v2026_07_28::type_resource;
+pub use v2024_11_05_to_v2026_07_28::type_text;
+pub use v2024_11_05_to_v2025_06_18::unsubscribe_request;
+pub use v2024_11_05_to_v2025_06_18::unsubscribe_request_params;
 ::mcpwire_types::support::sample_table! {
     "Annotated" Annotated annotated_json;
-    "BlobResourceContents" BlobResourceContents blob_resource_contents_json;
-    "CallToolRequest" CallToolRequest call_tool_request_json;
+    "BlobResourceContents" BlobResourceContents v2024_11_05_and_v2025_03_26::blob_resource_contents_json;
+    "CallToolRequest" CallToolRequest v2024_11_05_to_v2025_06_18::call_tool_request_json;
     "CallToolResult" CallToolResult call_tool_result_json;
-    "CancelledNotification" CancelledNotification cancelled_notification_json;
-    "ClientCapabilities" ClientCapabilities client_capabilities_json;
+    "CancelledNotification" CancelledNotification v2024_11_05_to_v2025_06_18::cancelled_notification_json;
+    "ClientCapabilities" ClientCapabilities v2024_11_05_and_v2025_03_26::client_capabilities_json;
     "ClientNotification" ClientNotification client_notification_json;
-    "ClientRequest" ClientRequest client_request_json;
+    "ClientRequest" ClientRequest v2024_11_05_and_v2025_03_26::client_request_json;
     "ClientResult" ClientResult client_result_json;
-    "CompleteRequest" CompleteRequest complete_request_json;
-    "CompleteResult" CompleteResult complete_result_json;
+    "CompleteRequest" CompleteRequest v2024_11_05_and_v2025_03_26::complete_request_json;
+    "CompleteResult" CompleteResult v2024_11_05_to_v2025_11_25::complete_result_json;
     "CreateMessageRequest" CreateMessageRequest create_message_request_json;
     "CreateMessageResult" CreateMessageResult create_message_result_json;
-    "Cursor" Cursor cursor_json;
+    "Cursor" Cursor v2024_11_05_to_v2026_07_28::cursor_json;
     "EmbeddedResource" EmbeddedResource embedded_resource_json;
-    "EmptyResult" EmptyResult empty_result_json;
-    "GetPromptRequest" GetPromptRequest get_prompt_request_json;
+    "EmptyResult" EmptyResult v2024_11_05_to_v2025_11_25::empty_result_json;
+    "GetPromptRequest" GetPromptRequest v2024_11_05_to_v2025_06_18::get_prompt_request_json;
     "GetPromptResult" GetPromptResult get_prompt_result_json;
     "ImageContent" ImageContent image_content_json;
-    "Implementation" Implementation implementation_json;
-    "InitializeRequest" InitializeRequest initialize_request_json;
+    "Implementation" Implementation v2024_11_05_and_v2025_03_26::implementation_json;
+    "InitializeRequest" InitializeRequest v2024_11_05_and_v2025_03_26::initialize_request_json;
     "InitializeResult" InitializeResult initialize_result_json;
-    "InitializedNotification" InitializedNotification initialized_notification_json;
-    "JSONRPCError" JSONRPCError jsonrpcerror_json;
+    "InitializedNotification" InitializedNotification v2024_11_05_and_v2025_03_26::initialized_notification_json;
+    "JSONRPCError" JSONRPCError v2024_11_05_to_v2025_06_18::jsonrpcerror_json;
     "JSONRPCMessage" JSONRPCMessage jsonrpcmessage_json;
-    "JSONRPCNotification" JSONRPCNotification jsonrpcnotification_json;
-    "JSONRPCRequest" JSONRPCRequest jsonrpcrequest_json;
-    "JSONRPCResponse" JSONRPCResponse jsonrpcresponse_json;
-    "ListPromptsRequest" ListPromptsRequest list_prompts_request_json;
-    "ListPromptsResult" ListPromptsResult list_prompts_result_json;
-    "ListResourceTemplatesRequest" ListResourceTemplatesRequest list_resource_templates_request_json;
+    "JSONRPCNotification" JSONRPCNotification v2024_11_05_and_v2025_03_26::jsonrpcnotification_json;
+    "JSONRPCRequest" JSONRPCRequest v2024_11_05_and_v2025_03_26::jsonrpcrequest_json;
+    "JSONRPCResponse" JSONRPCResponse v2024_11_05_to_v2025_06_18::jsonrpcresponse_json;
+    "ListPromptsRequest" ListPromptsRequest v2024_11_05_to_v2025_06_18::list_prompts_request_json;
+    "ListPromptsResult" ListPromptsResult v2024_11_05_and_v2025_03_26::list_prompts_result_json;
+    "ListResourceTemplatesRequest" ListResourceTemplatesRequest v2024_11_05_to_v2025_06_18::list_resource_templates_request_json;
     "ListResourceTemplatesResult" ListResourceTemplatesResult list_resource_templates_result_json;
-    "ListResourcesRequest" ListResourcesRequest list_resources_request_json;
+    "ListResourcesRequest" ListResourcesRequest v2024_11_05_to_v2025_06_18::list_resources_request_json;
     "ListResourcesResult" ListResourcesResult list_resources_result_json;
-    "ListRootsRequest" ListRootsRequest list_roots_request_json;
-    "ListRootsResult" ListRootsResult list_roots_result_json;
-    "ListToolsRequest" ListToolsRequest list_tools_request_json;
+    "ListRootsRequest" ListRootsRequest v2024_11_05_and_v2025_03_26::list_roots_request_json;
+    "ListRootsResult" ListRootsResult v2024_11_05_and_v2025_03_26::list_roots_result_json;
+    "ListToolsRequest" ListToolsRequest v2024_11_05_to_v2025_06_18::list_tools_request_json;
     "ListToolsResult" ListToolsResult list_tools_result_json;
-    "LoggingLevel" LoggingLevel logging_level_json;
-    "LoggingMessageNotification" LoggingMessageNotification logging_message_notification_json;
-    "ModelHint" ModelHint model_hint_json;
-    "ModelPreferences" ModelPreferences model_preferences_json;
-    "Notification" Notification notification_json;
-    "PaginatedRequest" PaginatedRequest paginated_request_json;
-    "PaginatedResult" PaginatedResult paginated_result_json;
-    "PingRequest" PingRequest ping_request_json;
+    "LoggingLevel" LoggingLevel v2024_11_05_to_v2026_07_28::logging_level_json;
+    "LoggingMessageNotification" LoggingMessageNotification v2024_11_05_to_v2025_06_18::logging_message_notification_json;
+    "ModelHint" ModelHint v2024_11_05_to_v2026_07_28::model_hint_json;
+    "ModelPreferences" ModelPreferences v2024_11_05_to_v2026_07_28::model_preferences_json;
+    "Notification" Notification v2024_11_05_and_v2025_03_26::notification_json;
+    "PaginatedRequest" PaginatedRequest v2024_11_05_to_v2025_06_18::paginated_request_json;
+    "PaginatedResult" PaginatedResult v2024_11_05_to_v2025_11_25::paginated_result_json;
+    "PingRequest" PingRequest v2024_11_05_and_v2025_03_26::ping_request_json;
     "ProgressNotification" ProgressNotification progress_notification_json;
-    "ProgressToken" ProgressToken progress_token_json;
-    "Prompt" Prompt prompt_json;
-    "PromptArgument" PromptArgument prompt_argument_json;
-    "PromptListChangedNotification" PromptListChangedNotification prompt_list_changed_notification_json;
+    "ProgressToken" ProgressToken v2024_11_05_to_v2026_07_28::progress_token_json;
+    "Prompt" Prompt v2024_11_05_and_v2025_03_26::prompt_json;
+    "PromptArgument" PromptArgument v2024_11_05_and_v2025_03_26::prompt_argument_json;
+    "PromptListChangedNotification" PromptListChangedNotification v2024_11_05_and_v2025_03_26::prompt_list_changed_notification_json;
     "PromptMessage" PromptMessage prompt_message_json;
-    "PromptReference" PromptReference prompt_reference_json;
-    "ReadResourceRequest" ReadResourceRequest read_resource_request_json;
-    "ReadResourceResult" ReadResourceResult read_resource_result_json;
-    "Request" Request request_json;
-    "RequestId" RequestId request_id_json;
+    "PromptReference" PromptReference v2024_11_05_and_v2025_03_26::prompt_reference_json;
+    "ReadResourceRequest" ReadResourceRequest v2024_11_05_to_v2025_06_18::read_resource_request_json;
+    "ReadResourceResult" ReadResourceResult v2024_11_05_and_v2025_03_26::read_resource_result_json;
+    "Request" Request v2024_11_05_and_v2025_03_26::request_json;
+    "RequestId" RequestId v2024_11_05_to_v2026_07_28::request_id_json;
     "Resource" Resource resource_json;
-    "ResourceContents" ResourceContents resource_contents_json;
-    "ResourceListChangedNotification" ResourceListChangedNotification resource_list_changed_notification_json;
-    "ResourceReference" ResourceReference resource_reference_json;
+    "ResourceContents" ResourceContents v2024_11_05_and_v2025_03_26::resource_contents_json;
+    "ResourceListChangedNotification" ResourceListChangedNotification v2024_11_05_and_v2025_03_26::resource_list_changed_notification_json;
+    "ResourceReference" ResourceReference v2024_11_05_and_v2025_03_26::resource_reference_json;
     "ResourceTemplate" ResourceTemplate resource_template_json;
-    "ResourceUpdatedNotification" ResourceUpdatedNotification resource_updated_notification_json;
-    "Result" Result result_json;
-    "Role" Role role_json;
-    "Root" Root root_json;
-    "RootsListChangedNotification" RootsListChangedNotification roots_list_changed_notification_json;
+    "ResourceUpdatedNotification" ResourceUpdatedNotification v2024_11_05_to_v2025_06_18::resource_updated_notification_json;
+    "Result" Result v2024_11_05_to_v2025_11_25::result_json;
+    "Role" Role v2024_11_05_to_v2026_07_28::role_json;
+    "Root" Root v2024_11_05_and_v2025_03_26::root_json;
+    "RootsListChangedNotification" RootsListChangedNotification v2024_11_05_and_v2025_03_26::roots_list_changed_notification_json;
     "SamplingMessage" SamplingMessage sampling_message_json;
     "ServerCapabilities" ServerCapabilities server_capabilities_json;
     "ServerNotification" ServerNotification server_notification_json;
     "ServerRequest" ServerRequest server_request_json;
     "ServerResult" ServerResult server_result_json;
-    "SetLevelRequest" SetLevelRequest set_level_request_json;
-    "SubscribeRequest" SubscribeRequest subscribe_request_json;
+    "SetLevelRequest" SetLevelRequest v2024_11_05_to_v2025_06_18::set_level_request_json;
+    "SubscribeRequest" SubscribeRequest v2024_11_05_to_v2025_06_18::subscribe_request_json;
     "TextContent" TextContent text_content_json;
-    "TextResourceContents" TextResourceContents text_resource_contents_json;
+    "TextResourceContents" TextResourceContents v2024_11_05_and_v2025_03_26::text_resource_contents_json;
     "Tool" Tool tool_json;
-    "ToolListChangedNotification" ToolListChangedNotification tool_list_changed_notification_json;
-    "UnsubscribeRequest" UnsubscribeRequest unsubscribe_request_json;
+    "ToolListChangedNotification" ToolListChangedNotification v2024_11_05_and_v2025_03_26::tool_list_changed_notification_json;
+    "UnsubscribeRequest" UnsubscribeRequest v2024_11_05_to_v2025_06_18::unsubscribe_request_json;
 }

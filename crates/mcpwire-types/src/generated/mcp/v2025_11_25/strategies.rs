@@ -3,69 +3,17 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-/// Values of [`super::Annotations`].
-pub fn annotations() -> BoxedStrategy<super::Annotations> {
-    s::typed(annotations_json())
-}
-/// Values of [`super::Annotations`] as JSON.
-fn annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
-        ("lastModified", s::optional_member(s::string_json(None, None, None))),
-        ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-    ])
-}
-/// Values of [`super::AudioContent`].
-pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
-    s::typed(audio_content_json())
-}
-/// Values of [`super::AudioContent`] as JSON.
-fn audio_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("annotations", s::optional_member(annotations_json())),
-        ("data", s::required(s::string_json(Some("byte"), None, None))),
-        ("mimeType", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_audio_json())),
-    ])
-}
-/// Values of [`super::BaseMetadata`].
-pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
-    s::typed(base_metadata_json())
-}
-/// Values of [`super::BaseMetadata`] as JSON.
-fn base_metadata_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("name", s::required(s::string_json(None, None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::BlobResourceContents`].
-pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
-    s::typed(blob_resource_contents_json())
-}
-/// Values of [`super::BlobResourceContents`] as JSON.
-fn blob_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("blob", s::required(s::string_json(Some("byte"), None, None))),
-        ("mimeType", s::optional_member(s::string_json(None, None, None))),
-        ("uri", s::required(s::string_json(Some("uri"), None, None))),
-    ])
-}
-/// Values of [`super::BooleanSchema`].
-pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
-    s::typed(boolean_schema_json())
-}
-/// Values of [`super::BooleanSchema`] as JSON.
-fn boolean_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::boolean_json())),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_boolean_json())),
-    ])
-}
+use super::super::shared::v2024_11_05_to_v2025_11_25::strategies as v2024_11_05_to_v2025_11_25;
+use super::super::shared::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
+use super::super::shared::v2025_03_26_to_v2026_07_28::strategies as v2025_03_26_to_v2026_07_28;
+use super::super::shared::v2025_06_18_and_v2025_11_25::strategies as v2025_06_18_and_v2025_11_25;
+use super::super::shared::v2025_06_18_to_v2026_07_28::strategies as v2025_06_18_to_v2026_07_28;
+use super::super::shared::v2025_11_25_and_v2026_07_28::strategies as v2025_11_25_and_v2026_07_28;
+pub use v2025_06_18_to_v2026_07_28::annotations;
+pub use v2025_06_18_and_v2025_11_25::audio_content;
+pub use v2025_06_18_to_v2026_07_28::base_metadata;
+pub use v2025_06_18_and_v2025_11_25::blob_resource_contents;
+pub use v2025_06_18_to_v2026_07_28::boolean_schema;
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
     s::typed(call_tool_request_json())
@@ -73,9 +21,9 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 /// Values of [`super::CallToolRequest`] as JSON.
 fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_tools_call_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("method", s::required(v2024_11_05_to_v2026_07_28::method_tools_call_json())),
         ("params", s::required(call_tool_request_params_json())),
     ])
 }
@@ -101,7 +49,12 @@ pub fn call_tool_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::CallToolRequestParamsMeta`] as JSON.
 fn call_tool_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
@@ -126,8 +79,8 @@ pub fn cancel_task_request() -> BoxedStrategy<super::CancelTaskRequest> {
 /// Values of [`super::CancelTaskRequest`] as JSON.
 fn cancel_task_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("method", s::required(method_tasks_cancel_json())),
         ("params", s::required(cancel_task_request_params_json())),
     ])
@@ -180,8 +133,13 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 /// Values of [`super::CancelledNotification`] as JSON.
 fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_cancelled_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_notifications_cancelled_json(),
+            ),
+        ),
         ("params", s::required(cancelled_notification_params_json())),
     ])
 }
@@ -196,7 +154,7 @@ fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
         ("reason", s::optional_member(s::string_json(None, None, None))),
-        ("requestId", s::optional_member(request_id_json())),
+        ("requestId", s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json())),
     ])
 }
 /// Values of [`super::ClientCapabilities`].
@@ -208,7 +166,12 @@ fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("elicitation", s::optional_member(client_capabilities_elicitation_json())),
         ("experimental", s::optional_member(s::object_map_json())),
-        ("roots", s::optional_member(client_capabilities_roots_json())),
+        (
+            "roots",
+            s::optional_member(
+                v2024_11_05_to_v2025_11_25::client_capabilities_roots_json(),
+            ),
+        ),
         ("sampling", s::optional_member(client_capabilities_sampling_json())),
         ("tasks", s::optional_member(client_capabilities_tasks_json())),
     ])
@@ -226,14 +189,7 @@ fn client_capabilities_elicitation_json() -> BoxedStrategy<::serde_json::Value> 
         ("url", s::optional_member(s::object_json())),
     ])
 }
-/// Values of [`super::ClientCapabilitiesRoots`].
-pub fn client_capabilities_roots() -> BoxedStrategy<super::ClientCapabilitiesRoots> {
-    s::typed(client_capabilities_roots_json())
-}
-/// Values of [`super::ClientCapabilitiesRoots`] as JSON.
-fn client_capabilities_roots_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("listChanged", s::optional_member(s::boolean_json()))])
-}
+pub use v2024_11_05_to_v2025_11_25::client_capabilities_roots;
 /// Values of [`super::ClientCapabilitiesSampling`].
 pub fn client_capabilities_sampling() -> BoxedStrategy<
     super::ClientCapabilitiesSampling,
@@ -356,13 +312,13 @@ pub fn client_result() -> BoxedStrategy<super::ClientResult> {
 fn client_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("Result", result_json()),
+            ("Result", v2024_11_05_to_v2025_11_25::result_json()),
             ("GetTaskResult", get_task_result_json()),
             ("GetTaskPayloadResult", get_task_payload_result_json()),
             ("CancelTaskResult", cancel_task_result_json()),
             ("ListTasksResult", list_tasks_result_json()),
             ("CreateMessageResult", create_message_result_json()),
-            ("ListRootsResult", list_roots_result_json()),
+            ("ListRootsResult", v2025_06_18_and_v2025_11_25::list_roots_result_json()),
             ("ElicitResult", elicit_result_json()),
         ]),
         |json| s::variant_of(json, super::ClientResult::variant_name),
@@ -383,9 +339,12 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 /// Values of [`super::CompleteRequest`] as JSON.
 fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_completion_complete_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2026_07_28::method_completion_complete_json()),
+        ),
         ("params", s::required(complete_request_params_json())),
     ])
 }
@@ -397,36 +356,26 @@ pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> 
 fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(complete_request_params_meta_json())),
-        ("argument", s::required(complete_request_params_argument_json())),
-        ("context", s::optional_member(complete_request_params_context_json())),
-        ("ref", s::required(complete_request_params_ref_json())),
+        (
+            "argument",
+            s::required(
+                v2025_11_25_and_v2026_07_28::complete_request_params_argument_json(),
+            ),
+        ),
+        (
+            "context",
+            s::optional_member(
+                v2025_11_25_and_v2026_07_28::complete_request_params_context_json(),
+            ),
+        ),
+        (
+            "ref",
+            s::required(v2025_11_25_and_v2026_07_28::complete_request_params_ref_json()),
+        ),
     ])
 }
-/// Values of [`super::CompleteRequestParamsArgument`].
-pub fn complete_request_params_argument() -> BoxedStrategy<
-    super::CompleteRequestParamsArgument,
-> {
-    s::typed(complete_request_params_argument_json())
-}
-/// Values of [`super::CompleteRequestParamsArgument`] as JSON.
-fn complete_request_params_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("name", s::required(s::string_json(None, None, None))),
-        ("value", s::required(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::CompleteRequestParamsContext`].
-pub fn complete_request_params_context() -> BoxedStrategy<
-    super::CompleteRequestParamsContext,
-> {
-    s::typed(complete_request_params_context_json())
-}
-/// Values of [`super::CompleteRequestParamsContext`] as JSON.
-fn complete_request_params_context_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("arguments", s::optional_member(s::map_json(s::string_json(None, None, None)))),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::complete_request_params_argument;
+pub use v2025_11_25_and_v2026_07_28::complete_request_params_context;
 /// Values of [`super::CompleteRequestParamsMeta`].
 pub fn complete_request_params_meta() -> BoxedStrategy<
     super::CompleteRequestParamsMeta,
@@ -436,51 +385,19 @@ pub fn complete_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::CompleteRequestParamsMeta`] as JSON.
 fn complete_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-/// Values of [`super::CompleteRequestParamsRef`].
-pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestParamsRef> {
-    s::typed(complete_request_params_ref_json())
-}
-/// Values of [`super::CompleteRequestParamsRef`] as JSON.
-fn complete_request_params_ref_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("PromptReference", prompt_reference_json()),
-            ("ResourceTemplateReference", resource_template_reference_json()),
-        ]),
-        |json| s::variant_of(json, super::CompleteRequestParamsRef::variant_name),
-    )
-}
-/// Values of [`super::CompleteResult`].
-pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
-    s::typed(complete_result_json())
-}
-/// Values of [`super::CompleteResult`] as JSON.
-fn complete_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("completion", s::required(complete_result_completion_json())),
-    ])
-}
-/// Values of [`super::CompleteResultCompletion`].
-pub fn complete_result_completion() -> BoxedStrategy<super::CompleteResultCompletion> {
-    s::typed(complete_result_completion_json())
-}
-/// Values of [`super::CompleteResultCompletion`] as JSON.
-fn complete_result_completion_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("hasMore", s::optional_member(s::boolean_json())),
-        ("total", s::optional_member(s::integer_json(None, None))),
-        (
-            "values",
-            s::required(s::array_json(s::string_json(None, None, None), None, None)),
-        ),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::complete_request_params_ref;
+pub use v2024_11_05_to_v2025_11_25::complete_result;
+pub use v2024_11_05_to_v2025_11_25::complete_result_completion;
 /// Values of [`super::ContentBlock`].
 pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
     s::typed(content_block_json())
@@ -489,11 +406,11 @@ pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
 fn content_block_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", text_content_json()),
-            ("ImageContent", image_content_json()),
-            ("AudioContent", audio_content_json()),
+            ("TextContent", v2025_06_18_and_v2025_11_25::text_content_json()),
+            ("ImageContent", v2025_06_18_and_v2025_11_25::image_content_json()),
+            ("AudioContent", v2025_06_18_and_v2025_11_25::audio_content_json()),
             ("ResourceLink", resource_link_json()),
-            ("EmbeddedResource", embedded_resource_json()),
+            ("EmbeddedResource", v2025_06_18_and_v2025_11_25::embedded_resource_json()),
         ]),
         |json| s::variant_of(json, super::ContentBlock::variant_name),
     )
@@ -505,9 +422,14 @@ pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
 /// Values of [`super::CreateMessageRequest`] as JSON.
 fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_sampling_create_message_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_sampling_create_message_json(),
+            ),
+        ),
         ("params", s::required(create_message_request_params_json())),
     ])
 }
@@ -523,12 +445,17 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(create_message_request_params_meta_json())),
         (
             "includeContext",
-            s::optional_member(create_message_request_params_include_context_json()),
+            s::optional_member(
+                v2025_11_25_and_v2026_07_28::create_message_request_params_include_context_json(),
+            ),
         ),
         ("maxTokens", s::required(s::integer_json(None, None))),
         ("messages", s::required(s::array_json(sampling_message_json(), None, None))),
         ("metadata", s::optional_member(s::object_json())),
-        ("modelPreferences", s::optional_member(model_preferences_json())),
+        (
+            "modelPreferences",
+            s::optional_member(v2024_11_05_to_v2026_07_28::model_preferences_json()),
+        ),
         (
             "stopSequences",
             s::optional_member(
@@ -538,22 +465,14 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
         ("task", s::optional_member(task_metadata_json())),
         ("temperature", s::optional_member(s::number_json(None, None))),
-        ("toolChoice", s::optional_member(tool_choice_json())),
+        (
+            "toolChoice",
+            s::optional_member(v2025_11_25_and_v2026_07_28::tool_choice_json()),
+        ),
         ("tools", s::optional_member(s::array_json(tool_json(), None, None))),
     ])
 }
-/// Values of [`super::CreateMessageRequestParamsIncludeContext`].
-pub fn create_message_request_params_include_context() -> BoxedStrategy<
-    super::CreateMessageRequestParamsIncludeContext,
-> {
-    s::typed(create_message_request_params_include_context_json())
-}
-/// Values of [`super::CreateMessageRequestParamsIncludeContext`] as JSON.
-fn create_message_request_params_include_context_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::select_json(&["allServers", "none", "thisServer"])
-}
+pub use v2025_11_25_and_v2026_07_28::create_message_request_params_include_context;
 /// Values of [`super::CreateMessageRequestParamsMeta`].
 pub fn create_message_request_params_meta() -> BoxedStrategy<
     super::CreateMessageRequestParamsMeta,
@@ -563,7 +482,12 @@ pub fn create_message_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::CreateMessageRequestParamsMeta`] as JSON.
 fn create_message_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
@@ -578,7 +502,7 @@ fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(s::object_json())),
         ("content", s::required(create_message_result_content_json())),
         ("model", s::required(s::string_json(None, None, None))),
-        ("role", s::required(role_json())),
+        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
         ("stopReason", s::optional_member(s::string_json(None, None, None))),
     ])
 }
@@ -592,9 +516,9 @@ pub fn create_message_result_content() -> BoxedStrategy<
 fn create_message_result_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", text_content_json()),
-            ("ImageContent", image_content_json()),
-            ("AudioContent", audio_content_json()),
+            ("TextContent", v2025_06_18_and_v2025_11_25::text_content_json()),
+            ("ImageContent", v2025_06_18_and_v2025_11_25::image_content_json()),
+            ("AudioContent", v2025_06_18_and_v2025_11_25::audio_content_json()),
             ("ToolUseContent", tool_use_content_json()),
             ("ToolResultContent", tool_result_content_json()),
             ("Array", s::array_json(sampling_message_content_block_json(), None, None)),
@@ -613,14 +537,7 @@ fn create_task_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("task", s::required(task_json())),
     ])
 }
-/// Values of [`super::Cursor`].
-pub fn cursor() -> BoxedStrategy<super::Cursor> {
-    s::typed(cursor_json())
-}
-/// Values of [`super::Cursor`] as JSON.
-fn cursor_json() -> BoxedStrategy<::serde_json::Value> {
-    s::string_json(None, None, None)
-}
+pub use v2024_11_05_to_v2026_07_28::cursor;
 /// Values of [`super::ElicitRequest`].
 pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
     s::typed(elicit_request_json())
@@ -628,9 +545,12 @@ pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
 /// Values of [`super::ElicitRequest`] as JSON.
 fn elicit_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_elicitation_create_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2025_06_18_to_v2026_07_28::method_elicitation_create_json()),
+        ),
         ("params", s::required(elicit_request_params_json())),
     ])
 }
@@ -643,10 +563,12 @@ fn elicit_request_form_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(elicit_request_form_params_meta_json())),
         ("message", s::required(s::string_json(None, None, None))),
-        ("mode", s::optional_member(mode_form_json())),
+        ("mode", s::optional_member(v2025_11_25_and_v2026_07_28::mode_form_json())),
         (
             "requestedSchema",
-            s::required(elicit_request_form_params_requested_schema_json()),
+            s::required(
+                v2025_11_25_and_v2026_07_28::elicit_request_form_params_requested_schema_json(),
+            ),
         ),
         ("task", s::optional_member(task_metadata_json())),
     ])
@@ -660,33 +582,17 @@ pub fn elicit_request_form_params_meta() -> BoxedStrategy<
 /// Values of [`super::ElicitRequestFormParamsMeta`] as JSON.
 fn elicit_request_form_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-/// Values of [`super::ElicitRequestFormParamsRequestedSchema`].
-pub fn elicit_request_form_params_requested_schema() -> BoxedStrategy<
-    super::ElicitRequestFormParamsRequestedSchema,
-> {
-    s::typed(elicit_request_form_params_requested_schema_json())
-}
-/// Values of [`super::ElicitRequestFormParamsRequestedSchema`] as JSON.
-fn elicit_request_form_params_requested_schema_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::object([
-        ("$schema", s::optional_member(s::string_json(None, None, None))),
-        ("properties", s::required(s::map_json(primitive_schema_definition_json()))),
-        (
-            "required",
-            s::optional_member(
-                s::array_json(s::string_json(None, None, None), None, None),
-            ),
-        ),
-        ("type", s::required(type_object_json())),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::elicit_request_form_params_requested_schema;
 /// Values of [`super::ElicitRequestParams`].
 pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
     s::typed(elicit_request_params_json())
@@ -711,7 +617,7 @@ fn elicit_request_urlparams_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(elicit_request_urlparams_meta_json())),
         ("elicitationId", s::required(s::string_json(None, None, None))),
         ("message", s::required(s::string_json(None, None, None))),
-        ("mode", s::required(mode_url_json())),
+        ("mode", s::required(v2025_11_25_and_v2026_07_28::mode_url_json())),
         ("task", s::optional_member(task_metadata_json())),
         ("url", s::required(s::string_json(Some("uri"), None, None))),
     ])
@@ -725,7 +631,12 @@ pub fn elicit_request_urlparams_meta() -> BoxedStrategy<
 /// Values of [`super::ElicitRequestURLParamsMeta`] as JSON.
 fn elicit_request_urlparams_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
@@ -738,34 +649,19 @@ pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
 fn elicit_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        ("action", s::required(elicit_result_action_json())),
-        ("content", s::optional_member(s::map_json(elicit_result_content_value_json()))),
+        ("action", s::required(v2025_06_18_to_v2026_07_28::elicit_result_action_json())),
+        (
+            "content",
+            s::optional_member(
+                s::map_json(
+                    v2025_11_25_and_v2026_07_28::elicit_result_content_value_json(),
+                ),
+            ),
+        ),
     ])
 }
-/// Values of [`super::ElicitResultAction`].
-pub fn elicit_result_action() -> BoxedStrategy<super::ElicitResultAction> {
-    s::typed(elicit_result_action_json())
-}
-/// Values of [`super::ElicitResultAction`] as JSON.
-fn elicit_result_action_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["accept", "cancel", "decline"])
-}
-/// Values of [`super::ElicitResultContentValue`].
-pub fn elicit_result_content_value() -> BoxedStrategy<super::ElicitResultContentValue> {
-    s::typed(elicit_result_content_value_json())
-}
-/// Values of [`super::ElicitResultContentValue`] as JSON.
-fn elicit_result_content_value_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("Array", s::array_json(s::string_json(None, None, None), None, None)),
-            ("String", s::string_json(None, None, None)),
-            ("Integer", s::integer_json(None, None)),
-            ("Boolean", s::boolean_json()),
-        ]),
-        |json| s::variant_of(json, super::ElicitResultContentValue::variant_name),
-    )
-}
+pub use v2025_06_18_to_v2026_07_28::elicit_result_action;
+pub use v2025_11_25_and_v2026_07_28::elicit_result_content_value;
 /// Values of [`super::ElicitationCompleteNotification`].
 pub fn elicitation_complete_notification() -> BoxedStrategy<
     super::ElicitationCompleteNotification,
@@ -775,7 +671,7 @@ pub fn elicitation_complete_notification() -> BoxedStrategy<
 /// Values of [`super::ElicitationCompleteNotification`] as JSON.
 fn elicitation_complete_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("method", s::required(method_notifications_elicitation_complete_json())),
         ("params", s::required(elicitation_complete_notification_params_json())),
     ])
@@ -792,73 +688,11 @@ fn elicitation_complete_notification_params_json() -> BoxedStrategy<
 > {
     s::object([("elicitationId", s::required(s::string_json(None, None, None)))])
 }
-/// Values of [`super::EmbeddedResource`].
-pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
-    s::typed(embedded_resource_json())
-}
-/// Values of [`super::EmbeddedResource`] as JSON.
-fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("annotations", s::optional_member(annotations_json())),
-        ("resource", s::required(embedded_resource_resource_json())),
-        ("type", s::required(type_resource_json())),
-    ])
-}
-/// Values of [`super::EmbeddedResourceResource`].
-pub fn embedded_resource_resource() -> BoxedStrategy<super::EmbeddedResourceResource> {
-    s::typed(embedded_resource_resource_json())
-}
-/// Values of [`super::EmbeddedResourceResource`] as JSON.
-fn embedded_resource_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("TextResourceContents", text_resource_contents_json()),
-            ("BlobResourceContents", blob_resource_contents_json()),
-        ]),
-        |json| s::variant_of(json, super::EmbeddedResourceResource::variant_name),
-    )
-}
-/// Values of [`super::EmptyResult`].
-pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
-    s::typed(empty_result_json())
-}
-/// Values of [`super::EmptyResult`] as JSON.
-fn empty_result_json() -> BoxedStrategy<::serde_json::Value> {
-    result_json()
-}
-/// Values of [`super::EnumSchema`].
-pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
-    s::typed(enum_schema_json())
-}
-/// Values of [`super::EnumSchema`] as JSON.
-fn enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            (
-                "UntitledSingleSelectEnumSchema",
-                untitled_single_select_enum_schema_json(),
-            ),
-            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
-            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
-            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
-            ("LegacyTitledEnumSchema", legacy_titled_enum_schema_json()),
-        ]),
-        |json| s::variant_of(json, super::EnumSchema::variant_name),
-    )
-}
-/// Values of [`super::Error`].
-pub fn error() -> BoxedStrategy<super::Error> {
-    s::typed(error_json())
-}
-/// Values of [`super::Error`] as JSON.
-fn error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("code", s::required(s::integer_json(None, None))),
-        ("data", s::optional_member(s::any_json())),
-        ("message", s::required(s::string_json(None, None, None))),
-    ])
-}
+pub use v2025_06_18_and_v2025_11_25::embedded_resource;
+pub use v2025_06_18_and_v2025_11_25::embedded_resource_resource;
+pub use v2024_11_05_to_v2025_11_25::empty_result;
+pub use v2025_11_25_and_v2026_07_28::enum_schema;
+pub use v2025_11_25_and_v2026_07_28::error;
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
     s::typed(get_prompt_request_json())
@@ -866,9 +700,9 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 /// Values of [`super::GetPromptRequest`] as JSON.
 fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_prompts_get_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("method", s::required(v2024_11_05_to_v2026_07_28::method_prompts_get_json())),
         ("params", s::required(get_prompt_request_params_json())),
     ])
 }
@@ -893,7 +727,12 @@ pub fn get_prompt_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::GetPromptRequestParamsMeta`] as JSON.
 fn get_prompt_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
@@ -917,8 +756,8 @@ pub fn get_task_payload_request() -> BoxedStrategy<super::GetTaskPayloadRequest>
 /// Values of [`super::GetTaskPayloadRequest`] as JSON.
 fn get_task_payload_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("method", s::required(method_tasks_result_json())),
         ("params", s::required(get_task_payload_request_params_json())),
     ])
@@ -952,8 +791,8 @@ pub fn get_task_request() -> BoxedStrategy<super::GetTaskRequest> {
 /// Values of [`super::GetTaskRequest`] as JSON.
 fn get_task_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("method", s::required(method_tasks_get_json())),
         ("params", s::required(get_task_request_params_json())),
     ])
@@ -999,69 +838,11 @@ fn get_task_result_json() -> BoxedStrategy<::serde_json::Value> {
         None,
     )
 }
-/// Values of [`super::Icon`].
-pub fn icon() -> BoxedStrategy<super::Icon> {
-    s::typed(icon_json())
-}
-/// Values of [`super::Icon`] as JSON.
-fn icon_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("mimeType", s::optional_member(s::string_json(None, None, None))),
-        (
-            "sizes",
-            s::optional_member(
-                s::array_json(s::string_json(None, None, None), None, None),
-            ),
-        ),
-        ("src", s::required(s::string_json(Some("uri"), None, None))),
-        ("theme", s::optional_member(icon_theme_json())),
-    ])
-}
-/// Values of [`super::IconTheme`].
-pub fn icon_theme() -> BoxedStrategy<super::IconTheme> {
-    s::typed(icon_theme_json())
-}
-/// Values of [`super::IconTheme`] as JSON.
-fn icon_theme_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["dark", "light"])
-}
-/// Values of [`super::Icons`].
-pub fn icons() -> BoxedStrategy<super::Icons> {
-    s::typed(icons_json())
-}
-/// Values of [`super::Icons`] as JSON.
-fn icons_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("icons", s::optional_member(s::array_json(icon_json(), None, None)))])
-}
-/// Values of [`super::ImageContent`].
-pub fn image_content() -> BoxedStrategy<super::ImageContent> {
-    s::typed(image_content_json())
-}
-/// Values of [`super::ImageContent`] as JSON.
-fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("annotations", s::optional_member(annotations_json())),
-        ("data", s::required(s::string_json(Some("byte"), None, None))),
-        ("mimeType", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_image_json())),
-    ])
-}
-/// Values of [`super::Implementation`].
-pub fn implementation() -> BoxedStrategy<super::Implementation> {
-    s::typed(implementation_json())
-}
-/// Values of [`super::Implementation`] as JSON.
-fn implementation_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-        ("name", s::required(s::string_json(None, None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("version", s::required(s::string_json(None, None, None))),
-        ("websiteUrl", s::optional_member(s::string_json(Some("uri"), None, None))),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::icon;
+pub use v2025_11_25_and_v2026_07_28::icon_theme;
+pub use v2025_11_25_and_v2026_07_28::icons;
+pub use v2025_06_18_and_v2025_11_25::image_content;
+pub use v2025_11_25_and_v2026_07_28::implementation;
 /// Values of [`super::InitializeRequest`].
 pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
     s::typed(initialize_request_json())
@@ -1069,9 +850,9 @@ pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
 /// Values of [`super::InitializeRequest`] as JSON.
 fn initialize_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_initialize_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("method", s::required(v2024_11_05_to_v2025_11_25::method_initialize_json())),
         ("params", s::required(initialize_request_params_json())),
     ])
 }
@@ -1084,7 +865,7 @@ fn initialize_request_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(initialize_request_params_meta_json())),
         ("capabilities", s::required(client_capabilities_json())),
-        ("clientInfo", s::required(implementation_json())),
+        ("clientInfo", s::required(v2025_11_25_and_v2026_07_28::implementation_json())),
         ("protocolVersion", s::required(s::string_json(None, None, None))),
     ])
 }
@@ -1097,7 +878,12 @@ pub fn initialize_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::InitializeRequestParamsMeta`] as JSON.
 fn initialize_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
@@ -1113,7 +899,7 @@ fn initialize_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("capabilities", s::required(server_capabilities_json())),
         ("instructions", s::optional_member(s::string_json(None, None, None))),
         ("protocolVersion", s::required(s::string_json(None, None, None))),
-        ("serverInfo", s::required(implementation_json())),
+        ("serverInfo", s::required(v2025_11_25_and_v2026_07_28::implementation_json())),
     ])
 }
 /// Values of [`super::InitializedNotification`].
@@ -1123,23 +909,17 @@ pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotificatio
 /// Values of [`super::InitializedNotification`] as JSON.
 fn initialized_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_initialized_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2025_11_25::method_notifications_initialized_json(),
+            ),
+        ),
         ("params", s::optional_member(notification_params_json())),
     ])
 }
-/// Values of [`super::JSONRPCErrorResponse`].
-pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
-    s::typed(jsonrpcerror_response_json())
-}
-/// Values of [`super::JSONRPCErrorResponse`] as JSON.
-fn jsonrpcerror_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("error", s::required(error_json())),
-        ("id", s::optional_member(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::jsonrpcerror_response;
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
     s::typed(jsonrpcmessage_json())
@@ -1148,39 +928,22 @@ pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
 fn jsonrpcmessage_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("JSONRPCRequest", jsonrpcrequest_json()),
-            ("JSONRPCNotification", jsonrpcnotification_json()),
+            ("JSONRPCRequest", v2025_11_25_and_v2026_07_28::jsonrpcrequest_json()),
+            (
+                "JSONRPCNotification",
+                v2025_11_25_and_v2026_07_28::jsonrpcnotification_json(),
+            ),
             ("JSONRPCResultResponse", jsonrpcresult_response_json()),
-            ("JSONRPCErrorResponse", jsonrpcerror_response_json()),
+            (
+                "JSONRPCErrorResponse",
+                v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json(),
+            ),
         ]),
         |json| s::variant_of(json, super::JSONRPCMessage::variant_name),
     )
 }
-/// Values of [`super::JSONRPCNotification`].
-pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
-    s::typed(jsonrpcnotification_json())
-}
-/// Values of [`super::JSONRPCNotification`] as JSON.
-fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(s::object_json())),
-    ])
-}
-/// Values of [`super::JSONRPCRequest`].
-pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
-    s::typed(jsonrpcrequest_json())
-}
-/// Values of [`super::JSONRPCRequest`] as JSON.
-fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(s::object_json())),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::jsonrpcnotification;
+pub use v2025_11_25_and_v2026_07_28::jsonrpcrequest;
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
     s::typed(jsonrpcresponse_json())
@@ -1190,7 +953,10 @@ fn jsonrpcresponse_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
             ("JSONRPCResultResponse", jsonrpcresult_response_json()),
-            ("JSONRPCErrorResponse", jsonrpcerror_response_json()),
+            (
+                "JSONRPCErrorResponse",
+                v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json(),
+            ),
         ]),
         |json| s::variant_of(json, super::JSONRPCResponse::variant_name),
     )
@@ -1202,42 +968,13 @@ pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
 /// Values of [`super::JSONRPCResultResponse`] as JSON.
 fn jsonrpcresult_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("result", s::required(result_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("result", s::required(v2024_11_05_to_v2025_11_25::result_json())),
     ])
 }
-/// Values of [`super::Jsonrpc2_0`].
-pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
-    s::typed(jsonrpc_2_0_json())
-}
-/// Values of [`super::Jsonrpc2_0`] as JSON.
-fn jsonrpc_2_0_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::Jsonrpc2_0)
-}
-/// Values of [`super::LegacyTitledEnumSchema`].
-pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchema> {
-    s::typed(legacy_titled_enum_schema_json())
-}
-/// Values of [`super::LegacyTitledEnumSchema`] as JSON.
-fn legacy_titled_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::string_json(None, None, None))),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        (
-            "enum",
-            s::required(s::array_json(s::string_json(None, None, None), None, None)),
-        ),
-        (
-            "enumNames",
-            s::optional_member(
-                s::array_json(s::string_json(None, None, None), None, None),
-            ),
-        ),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_string_json())),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::jsonrpc_2_0;
+pub use v2025_11_25_and_v2026_07_28::legacy_titled_enum_schema;
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
     s::typed(list_prompts_request_json())
@@ -1245,9 +982,9 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 /// Values of [`super::ListPromptsRequest`] as JSON.
 fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_prompts_list_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("method", s::required(v2024_11_05_to_v2026_07_28::method_prompts_list_json())),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
 }
@@ -1272,9 +1009,14 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
 /// Values of [`super::ListResourceTemplatesRequest`] as JSON.
 fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_resources_templates_list_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_resources_templates_list_json(),
+            ),
+        ),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
 }
@@ -1302,9 +1044,12 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 /// Values of [`super::ListResourcesRequest`] as JSON.
 fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_resources_list_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2026_07_28::method_resources_list_json()),
+        ),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
 }
@@ -1327,23 +1072,13 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 /// Values of [`super::ListRootsRequest`] as JSON.
 fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_roots_list_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("method", s::required(v2024_11_05_to_v2026_07_28::method_roots_list_json())),
         ("params", s::optional_member(request_params_json())),
     ])
 }
-/// Values of [`super::ListRootsResult`].
-pub fn list_roots_result() -> BoxedStrategy<super::ListRootsResult> {
-    s::typed(list_roots_result_json())
-}
-/// Values of [`super::ListRootsResult`] as JSON.
-fn list_roots_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("roots", s::required(s::array_json(root_json(), None, None))),
-    ])
-}
+pub use v2025_06_18_and_v2025_11_25::list_roots_result;
 /// Values of [`super::ListTasksRequest`].
 pub fn list_tasks_request() -> BoxedStrategy<super::ListTasksRequest> {
     s::typed(list_tasks_request_json())
@@ -1351,8 +1086,8 @@ pub fn list_tasks_request() -> BoxedStrategy<super::ListTasksRequest> {
 /// Values of [`super::ListTasksRequest`] as JSON.
 fn list_tasks_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("method", s::required(method_tasks_list_json())),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
@@ -1376,9 +1111,9 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 /// Values of [`super::ListToolsRequest`] as JSON.
 fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_tools_list_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("method", s::required(v2024_11_05_to_v2026_07_28::method_tools_list_json())),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
 }
@@ -1394,25 +1129,7 @@ fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("tools", s::required(s::array_json(tool_json(), None, None))),
     ])
 }
-/// Values of [`super::LoggingLevel`].
-pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
-    s::typed(logging_level_json())
-}
-/// Values of [`super::LoggingLevel`] as JSON.
-fn logging_level_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(
-        &[
-            "alert",
-            "critical",
-            "debug",
-            "emergency",
-            "error",
-            "info",
-            "notice",
-            "warning",
-        ],
-    )
-}
+pub use v2024_11_05_to_v2026_07_28::logging_level;
 /// Values of [`super::LoggingMessageNotification`].
 pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
@@ -1422,8 +1139,11 @@ pub fn logging_message_notification() -> BoxedStrategy<
 /// Values of [`super::LoggingMessageNotification`] as JSON.
 fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_message_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2026_07_28::method_notifications_message_json()),
+        ),
         ("params", s::required(logging_message_notification_params_json())),
     ])
 }
@@ -1438,52 +1158,15 @@ fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Val
     s::object([
         ("_meta", s::optional_member(s::object_json())),
         ("data", s::required(s::any_json())),
-        ("level", s::required(logging_level_json())),
+        ("level", s::required(v2024_11_05_to_v2026_07_28::logging_level_json())),
         ("logger", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-/// Values of [`super::MethodCompletionComplete`].
-pub fn method_completion_complete() -> BoxedStrategy<super::MethodCompletionComplete> {
-    s::typed(method_completion_complete_json())
-}
-/// Values of [`super::MethodCompletionComplete`] as JSON.
-fn method_completion_complete_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodCompletionComplete)
-}
-/// Values of [`super::MethodElicitationCreate`].
-pub fn method_elicitation_create() -> BoxedStrategy<super::MethodElicitationCreate> {
-    s::typed(method_elicitation_create_json())
-}
-/// Values of [`super::MethodElicitationCreate`] as JSON.
-fn method_elicitation_create_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodElicitationCreate)
-}
-/// Values of [`super::MethodInitialize`].
-pub fn method_initialize() -> BoxedStrategy<super::MethodInitialize> {
-    s::typed(method_initialize_json())
-}
-/// Values of [`super::MethodInitialize`] as JSON.
-fn method_initialize_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodInitialize)
-}
-/// Values of [`super::MethodLoggingSetLevel`].
-pub fn method_logging_set_level() -> BoxedStrategy<super::MethodLoggingSetLevel> {
-    s::typed(method_logging_set_level_json())
-}
-/// Values of [`super::MethodLoggingSetLevel`] as JSON.
-fn method_logging_set_level_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodLoggingSetLevel)
-}
-/// Values of [`super::MethodNotificationsCancelled`].
-pub fn method_notifications_cancelled() -> BoxedStrategy<
-    super::MethodNotificationsCancelled,
-> {
-    s::typed(method_notifications_cancelled_json())
-}
-/// Values of [`super::MethodNotificationsCancelled`] as JSON.
-fn method_notifications_cancelled_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsCancelled)
-}
+pub use v2024_11_05_to_v2026_07_28::method_completion_complete;
+pub use v2025_06_18_to_v2026_07_28::method_elicitation_create;
+pub use v2024_11_05_to_v2025_11_25::method_initialize;
+pub use v2024_11_05_to_v2025_11_25::method_logging_set_level;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_cancelled;
 /// Values of [`super::MethodNotificationsElicitationComplete`].
 pub fn method_notifications_elicitation_complete() -> BoxedStrategy<
     super::MethodNotificationsElicitationComplete,
@@ -1496,80 +1179,13 @@ fn method_notifications_elicitation_complete_json() -> BoxedStrategy<
 > {
     s::constant(&super::MethodNotificationsElicitationComplete)
 }
-/// Values of [`super::MethodNotificationsInitialized`].
-pub fn method_notifications_initialized() -> BoxedStrategy<
-    super::MethodNotificationsInitialized,
-> {
-    s::typed(method_notifications_initialized_json())
-}
-/// Values of [`super::MethodNotificationsInitialized`] as JSON.
-fn method_notifications_initialized_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsInitialized)
-}
-/// Values of [`super::MethodNotificationsMessage`].
-pub fn method_notifications_message() -> BoxedStrategy<
-    super::MethodNotificationsMessage,
-> {
-    s::typed(method_notifications_message_json())
-}
-/// Values of [`super::MethodNotificationsMessage`] as JSON.
-fn method_notifications_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsMessage)
-}
-/// Values of [`super::MethodNotificationsProgress`].
-pub fn method_notifications_progress() -> BoxedStrategy<
-    super::MethodNotificationsProgress,
-> {
-    s::typed(method_notifications_progress_json())
-}
-/// Values of [`super::MethodNotificationsProgress`] as JSON.
-fn method_notifications_progress_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsProgress)
-}
-/// Values of [`super::MethodNotificationsPromptsListChanged`].
-pub fn method_notifications_prompts_list_changed() -> BoxedStrategy<
-    super::MethodNotificationsPromptsListChanged,
-> {
-    s::typed(method_notifications_prompts_list_changed_json())
-}
-/// Values of [`super::MethodNotificationsPromptsListChanged`] as JSON.
-fn method_notifications_prompts_list_changed_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::constant(&super::MethodNotificationsPromptsListChanged)
-}
-/// Values of [`super::MethodNotificationsResourcesListChanged`].
-pub fn method_notifications_resources_list_changed() -> BoxedStrategy<
-    super::MethodNotificationsResourcesListChanged,
-> {
-    s::typed(method_notifications_resources_list_changed_json())
-}
-/// Values of [`super::MethodNotificationsResourcesListChanged`] as JSON.
-fn method_notifications_resources_list_changed_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::constant(&super::MethodNotificationsResourcesListChanged)
-}
-/// Values of [`super::MethodNotificationsResourcesUpdated`].
-pub fn method_notifications_resources_updated() -> BoxedStrategy<
-    super::MethodNotificationsResourcesUpdated,
-> {
-    s::typed(method_notifications_resources_updated_json())
-}
-/// Values of [`super::MethodNotificationsResourcesUpdated`] as JSON.
-fn method_notifications_resources_updated_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsResourcesUpdated)
-}
-/// Values of [`super::MethodNotificationsRootsListChanged`].
-pub fn method_notifications_roots_list_changed() -> BoxedStrategy<
-    super::MethodNotificationsRootsListChanged,
-> {
-    s::typed(method_notifications_roots_list_changed_json())
-}
-/// Values of [`super::MethodNotificationsRootsListChanged`] as JSON.
-fn method_notifications_roots_list_changed_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsRootsListChanged)
-}
+pub use v2024_11_05_to_v2025_11_25::method_notifications_initialized;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_message;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_progress;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_updated;
+pub use v2024_11_05_to_v2025_11_25::method_notifications_roots_list_changed;
 /// Values of [`super::MethodNotificationsTasksStatus`].
 pub fn method_notifications_tasks_status() -> BoxedStrategy<
     super::MethodNotificationsTasksStatus,
@@ -1580,102 +1196,17 @@ pub fn method_notifications_tasks_status() -> BoxedStrategy<
 fn method_notifications_tasks_status_json() -> BoxedStrategy<::serde_json::Value> {
     s::constant(&super::MethodNotificationsTasksStatus)
 }
-/// Values of [`super::MethodNotificationsToolsListChanged`].
-pub fn method_notifications_tools_list_changed() -> BoxedStrategy<
-    super::MethodNotificationsToolsListChanged,
-> {
-    s::typed(method_notifications_tools_list_changed_json())
-}
-/// Values of [`super::MethodNotificationsToolsListChanged`] as JSON.
-fn method_notifications_tools_list_changed_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsToolsListChanged)
-}
-/// Values of [`super::MethodPing`].
-pub fn method_ping() -> BoxedStrategy<super::MethodPing> {
-    s::typed(method_ping_json())
-}
-/// Values of [`super::MethodPing`] as JSON.
-fn method_ping_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodPing)
-}
-/// Values of [`super::MethodPromptsGet`].
-pub fn method_prompts_get() -> BoxedStrategy<super::MethodPromptsGet> {
-    s::typed(method_prompts_get_json())
-}
-/// Values of [`super::MethodPromptsGet`] as JSON.
-fn method_prompts_get_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodPromptsGet)
-}
-/// Values of [`super::MethodPromptsList`].
-pub fn method_prompts_list() -> BoxedStrategy<super::MethodPromptsList> {
-    s::typed(method_prompts_list_json())
-}
-/// Values of [`super::MethodPromptsList`] as JSON.
-fn method_prompts_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodPromptsList)
-}
-/// Values of [`super::MethodResourcesList`].
-pub fn method_resources_list() -> BoxedStrategy<super::MethodResourcesList> {
-    s::typed(method_resources_list_json())
-}
-/// Values of [`super::MethodResourcesList`] as JSON.
-fn method_resources_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesList)
-}
-/// Values of [`super::MethodResourcesRead`].
-pub fn method_resources_read() -> BoxedStrategy<super::MethodResourcesRead> {
-    s::typed(method_resources_read_json())
-}
-/// Values of [`super::MethodResourcesRead`] as JSON.
-fn method_resources_read_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesRead)
-}
-/// Values of [`super::MethodResourcesSubscribe`].
-pub fn method_resources_subscribe() -> BoxedStrategy<super::MethodResourcesSubscribe> {
-    s::typed(method_resources_subscribe_json())
-}
-/// Values of [`super::MethodResourcesSubscribe`] as JSON.
-fn method_resources_subscribe_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesSubscribe)
-}
-/// Values of [`super::MethodResourcesTemplatesList`].
-pub fn method_resources_templates_list() -> BoxedStrategy<
-    super::MethodResourcesTemplatesList,
-> {
-    s::typed(method_resources_templates_list_json())
-}
-/// Values of [`super::MethodResourcesTemplatesList`] as JSON.
-fn method_resources_templates_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesTemplatesList)
-}
-/// Values of [`super::MethodResourcesUnsubscribe`].
-pub fn method_resources_unsubscribe() -> BoxedStrategy<
-    super::MethodResourcesUnsubscribe,
-> {
-    s::typed(method_resources_unsubscribe_json())
-}
-/// Values of [`super::MethodResourcesUnsubscribe`] as JSON.
-fn method_resources_unsubscribe_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesUnsubscribe)
-}
-/// Values of [`super::MethodRootsList`].
-pub fn method_roots_list() -> BoxedStrategy<super::MethodRootsList> {
-    s::typed(method_roots_list_json())
-}
-/// Values of [`super::MethodRootsList`] as JSON.
-fn method_roots_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodRootsList)
-}
-/// Values of [`super::MethodSamplingCreateMessage`].
-pub fn method_sampling_create_message() -> BoxedStrategy<
-    super::MethodSamplingCreateMessage,
-> {
-    s::typed(method_sampling_create_message_json())
-}
-/// Values of [`super::MethodSamplingCreateMessage`] as JSON.
-fn method_sampling_create_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodSamplingCreateMessage)
-}
+pub use v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed;
+pub use v2024_11_05_to_v2025_11_25::method_ping;
+pub use v2024_11_05_to_v2026_07_28::method_prompts_get;
+pub use v2024_11_05_to_v2026_07_28::method_prompts_list;
+pub use v2024_11_05_to_v2026_07_28::method_resources_list;
+pub use v2024_11_05_to_v2026_07_28::method_resources_read;
+pub use v2024_11_05_to_v2025_11_25::method_resources_subscribe;
+pub use v2024_11_05_to_v2026_07_28::method_resources_templates_list;
+pub use v2024_11_05_to_v2025_11_25::method_resources_unsubscribe;
+pub use v2024_11_05_to_v2026_07_28::method_roots_list;
+pub use v2024_11_05_to_v2026_07_28::method_sampling_create_message;
 /// Values of [`super::MethodTasksCancel`].
 pub fn method_tasks_cancel() -> BoxedStrategy<super::MethodTasksCancel> {
     s::typed(method_tasks_cancel_json())
@@ -1708,87 +1239,14 @@ pub fn method_tasks_result() -> BoxedStrategy<super::MethodTasksResult> {
 fn method_tasks_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::constant(&super::MethodTasksResult)
 }
-/// Values of [`super::MethodToolsCall`].
-pub fn method_tools_call() -> BoxedStrategy<super::MethodToolsCall> {
-    s::typed(method_tools_call_json())
-}
-/// Values of [`super::MethodToolsCall`] as JSON.
-fn method_tools_call_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodToolsCall)
-}
-/// Values of [`super::MethodToolsList`].
-pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
-    s::typed(method_tools_list_json())
-}
-/// Values of [`super::MethodToolsList`] as JSON.
-fn method_tools_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodToolsList)
-}
-/// Values of [`super::ModeForm`].
-pub fn mode_form() -> BoxedStrategy<super::ModeForm> {
-    s::typed(mode_form_json())
-}
-/// Values of [`super::ModeForm`] as JSON.
-fn mode_form_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::ModeForm)
-}
-/// Values of [`super::ModeUrl`].
-pub fn mode_url() -> BoxedStrategy<super::ModeUrl> {
-    s::typed(mode_url_json())
-}
-/// Values of [`super::ModeUrl`] as JSON.
-fn mode_url_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::ModeUrl)
-}
-/// Values of [`super::ModelHint`].
-pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
-    s::typed(model_hint_json())
-}
-/// Values of [`super::ModelHint`] as JSON.
-fn model_hint_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("name", s::optional_member(s::string_json(None, None, None)))])
-}
-/// Values of [`super::ModelPreferences`].
-pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
-    s::typed(model_preferences_json())
-}
-/// Values of [`super::ModelPreferences`] as JSON.
-fn model_preferences_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
-        (
-            "intelligencePriority",
-            s::optional_member(s::number_json(Some(0f64), Some(1f64))),
-        ),
-        ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-    ])
-}
-/// Values of [`super::MultiSelectEnumSchema`].
-pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema> {
-    s::typed(multi_select_enum_schema_json())
-}
-/// Values of [`super::MultiSelectEnumSchema`] as JSON.
-fn multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
-            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
-        ]),
-        |json| s::variant_of(json, super::MultiSelectEnumSchema::variant_name),
-    )
-}
-/// Values of [`super::Notification`].
-pub fn notification() -> BoxedStrategy<super::Notification> {
-    s::typed(notification_json())
-}
-/// Values of [`super::Notification`] as JSON.
-fn notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(s::object_json())),
-    ])
-}
+pub use v2024_11_05_to_v2026_07_28::method_tools_call;
+pub use v2024_11_05_to_v2026_07_28::method_tools_list;
+pub use v2025_11_25_and_v2026_07_28::mode_form;
+pub use v2025_11_25_and_v2026_07_28::mode_url;
+pub use v2024_11_05_to_v2026_07_28::model_hint;
+pub use v2024_11_05_to_v2026_07_28::model_preferences;
+pub use v2025_11_25_and_v2026_07_28::multi_select_enum_schema;
+pub use v2025_11_25_and_v2026_07_28::notification;
 /// Values of [`super::NotificationParams`].
 pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
     s::typed(notification_params_json())
@@ -1797,29 +1255,8 @@ pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
 fn notification_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([("_meta", s::optional_member(s::object_json()))])
 }
-/// Values of [`super::NumberSchema`].
-pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
-    s::typed(number_schema_json())
-}
-/// Values of [`super::NumberSchema`] as JSON.
-fn number_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::number_json(None, None))),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("maximum", s::optional_member(s::number_json(None, None))),
-        ("minimum", s::optional_member(s::number_json(None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(number_schema_type_json())),
-    ])
-}
-/// Values of [`super::NumberSchemaType`].
-pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
-    s::typed(number_schema_type_json())
-}
-/// Values of [`super::NumberSchemaType`] as JSON.
-fn number_schema_type_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["integer", "number"])
-}
+pub use v2025_11_25_and_v2026_07_28::number_schema;
+pub use v2025_06_18_to_v2026_07_28::number_schema_type;
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
     s::typed(paginated_request_json())
@@ -1827,8 +1264,8 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 /// Values of [`super::PaginatedRequest`] as JSON.
 fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("method", s::required(s::string_json(None, None, None))),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
@@ -1853,22 +1290,17 @@ pub fn paginated_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::PaginatedRequestParamsMeta`] as JSON.
 fn paginated_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-/// Values of [`super::PaginatedResult`].
-pub fn paginated_result() -> BoxedStrategy<super::PaginatedResult> {
-    s::typed(paginated_result_json())
-}
-/// Values of [`super::PaginatedResult`] as JSON.
-fn paginated_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("nextCursor", s::optional_member(s::string_json(None, None, None))),
-    ])
-}
+pub use v2024_11_05_to_v2025_11_25::paginated_result;
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
     s::typed(ping_request_json())
@@ -1876,35 +1308,13 @@ pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
 /// Values of [`super::PingRequest`] as JSON.
 fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_ping_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("method", s::required(v2024_11_05_to_v2025_11_25::method_ping_json())),
         ("params", s::optional_member(request_params_json())),
     ])
 }
-/// Values of [`super::PrimitiveSchemaDefinition`].
-pub fn primitive_schema_definition() -> BoxedStrategy<super::PrimitiveSchemaDefinition> {
-    s::typed(primitive_schema_definition_json())
-}
-/// Values of [`super::PrimitiveSchemaDefinition`] as JSON.
-fn primitive_schema_definition_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("StringSchema", string_schema_json()),
-            ("NumberSchema", number_schema_json()),
-            ("BooleanSchema", boolean_schema_json()),
-            (
-                "UntitledSingleSelectEnumSchema",
-                untitled_single_select_enum_schema_json(),
-            ),
-            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
-            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
-            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
-            ("LegacyTitledEnumSchema", legacy_titled_enum_schema_json()),
-        ]),
-        |json| s::variant_of(json, super::PrimitiveSchemaDefinition::variant_name),
-    )
-}
+pub use v2025_11_25_and_v2026_07_28::primitive_schema_definition;
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
     s::typed(progress_notification_json())
@@ -1912,8 +1322,11 @@ pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
 /// Values of [`super::ProgressNotification`] as JSON.
 fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_progress_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2026_07_28::method_notifications_progress_json()),
+        ),
         ("params", s::required(progress_notification_params_json())),
     ])
 }
@@ -1929,24 +1342,14 @@ fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(s::object_json())),
         ("message", s::optional_member(s::string_json(None, None, None))),
         ("progress", s::required(s::number_json(None, None))),
-        ("progressToken", s::required(progress_token_json())),
+        (
+            "progressToken",
+            s::required(v2024_11_05_to_v2026_07_28::progress_token_json()),
+        ),
         ("total", s::optional_member(s::number_json(None, None))),
     ])
 }
-/// Values of [`super::ProgressToken`].
-pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
-    s::typed(progress_token_json())
-}
-/// Values of [`super::ProgressToken`] as JSON.
-fn progress_token_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("String", s::string_json(None, None, None)),
-            ("Integer", s::integer_json(None, None)),
-        ]),
-        |json| s::variant_of(json, super::ProgressToken::variant_name),
-    )
-}
+pub use v2024_11_05_to_v2026_07_28::progress_token;
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
     s::typed(prompt_json())
@@ -1957,27 +1360,26 @@ fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(s::object_json())),
         (
             "arguments",
-            s::optional_member(s::array_json(prompt_argument_json(), None, None)),
+            s::optional_member(
+                s::array_json(
+                    v2025_06_18_to_v2026_07_28::prompt_argument_json(),
+                    None,
+                    None,
+                ),
+            ),
         ),
         ("description", s::optional_member(s::string_json(None, None, None))),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        (
+            "icons",
+            s::optional_member(
+                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
+            ),
+        ),
         ("name", s::required(s::string_json(None, None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-/// Values of [`super::PromptArgument`].
-pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
-    s::typed(prompt_argument_json())
-}
-/// Values of [`super::PromptArgument`] as JSON.
-fn prompt_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("name", s::required(s::string_json(None, None, None))),
-        ("required", s::optional_member(s::boolean_json())),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-    ])
-}
+pub use v2025_06_18_to_v2026_07_28::prompt_argument;
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
@@ -1987,8 +1389,13 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::PromptListChangedNotification`] as JSON.
 fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_prompts_list_changed_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed_json(),
+            ),
+        ),
         ("params", s::optional_member(notification_params_json())),
     ])
 }
@@ -2000,21 +1407,10 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("content", s::required(content_block_json())),
-        ("role", s::required(role_json())),
+        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
     ])
 }
-/// Values of [`super::PromptReference`].
-pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
-    s::typed(prompt_reference_json())
-}
-/// Values of [`super::PromptReference`] as JSON.
-fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("name", s::required(s::string_json(None, None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_ref_prompt_json())),
-    ])
-}
+pub use v2025_06_18_to_v2026_07_28::prompt_reference;
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
     s::typed(read_resource_request_json())
@@ -2022,9 +1418,12 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 /// Values of [`super::ReadResourceRequest`] as JSON.
 fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_resources_read_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2026_07_28::method_resources_read_json()),
+        ),
         ("params", s::required(read_resource_request_params_json())),
     ])
 }
@@ -2050,43 +1449,18 @@ pub fn read_resource_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::ReadResourceRequestParamsMeta`] as JSON.
 fn read_resource_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-/// Values of [`super::ReadResourceResult`].
-pub fn read_resource_result() -> BoxedStrategy<super::ReadResourceResult> {
-    s::typed(read_resource_result_json())
-}
-/// Values of [`super::ReadResourceResult`] as JSON.
-fn read_resource_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        (
-            "contents",
-            s::required(
-                s::array_json(read_resource_result_contents_item_json(), None, None),
-            ),
-        ),
-    ])
-}
-/// Values of [`super::ReadResourceResultContentsItem`].
-pub fn read_resource_result_contents_item() -> BoxedStrategy<
-    super::ReadResourceResultContentsItem,
-> {
-    s::typed(read_resource_result_contents_item_json())
-}
-/// Values of [`super::ReadResourceResultContentsItem`] as JSON.
-fn read_resource_result_contents_item_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("TextResourceContents", text_resource_contents_json()),
-            ("BlobResourceContents", blob_resource_contents_json()),
-        ]),
-        |json| s::variant_of(json, super::ReadResourceResultContentsItem::variant_name),
-    )
-}
+pub use v2025_06_18_and_v2025_11_25::read_resource_result;
+pub use v2025_06_18_and_v2025_11_25::read_resource_result_contents_item;
 /// Values of [`super::RelatedTaskMetadata`].
 pub fn related_task_metadata() -> BoxedStrategy<super::RelatedTaskMetadata> {
     s::typed(related_task_metadata_json())
@@ -2095,31 +1469,8 @@ pub fn related_task_metadata() -> BoxedStrategy<super::RelatedTaskMetadata> {
 fn related_task_metadata_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([("taskId", s::required(s::string_json(None, None, None)))])
 }
-/// Values of [`super::Request`].
-pub fn request() -> BoxedStrategy<super::Request> {
-    s::typed(request_json())
-}
-/// Values of [`super::Request`] as JSON.
-fn request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(s::object_json())),
-    ])
-}
-/// Values of [`super::RequestId`].
-pub fn request_id() -> BoxedStrategy<super::RequestId> {
-    s::typed(request_id_json())
-}
-/// Values of [`super::RequestId`] as JSON.
-fn request_id_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("String", s::string_json(None, None, None)),
-            ("Integer", s::integer_json(None, None)),
-        ]),
-        |json| s::variant_of(json, super::RequestId::variant_name),
-    )
-}
+pub use v2025_11_25_and_v2026_07_28::request;
+pub use v2024_11_05_to_v2026_07_28::request_id;
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
     s::typed(request_params_json())
@@ -2135,7 +1486,12 @@ pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
 /// Values of [`super::RequestParamsMeta`] as JSON.
 fn request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
@@ -2148,9 +1504,17 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 fn resource_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        ("annotations", s::optional_member(annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
+        ),
         ("description", s::optional_member(s::string_json(None, None, None))),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        (
+            "icons",
+            s::optional_member(
+                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
+            ),
+        ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
         ("size", s::optional_member(s::integer_json(None, None))),
@@ -2158,18 +1522,7 @@ fn resource_json() -> BoxedStrategy<::serde_json::Value> {
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
-/// Values of [`super::ResourceContents`].
-pub fn resource_contents() -> BoxedStrategy<super::ResourceContents> {
-    s::typed(resource_contents_json())
-}
-/// Values of [`super::ResourceContents`] as JSON.
-fn resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("mimeType", s::optional_member(s::string_json(None, None, None))),
-        ("uri", s::required(s::string_json(Some("uri"), None, None))),
-    ])
-}
+pub use v2025_06_18_and_v2025_11_25::resource_contents;
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
     s::typed(resource_link_json())
@@ -2178,14 +1531,22 @@ pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
 fn resource_link_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        ("annotations", s::optional_member(annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
+        ),
         ("description", s::optional_member(s::string_json(None, None, None))),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        (
+            "icons",
+            s::optional_member(
+                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
+            ),
+        ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
         ("size", s::optional_member(s::integer_json(None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_resource_link_json())),
+        ("type", s::required(v2025_06_18_to_v2026_07_28::type_resource_link_json())),
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
@@ -2198,8 +1559,13 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::ResourceListChangedNotification`] as JSON.
 fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_resources_list_changed_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed_json(),
+            ),
+        ),
         ("params", s::optional_member(notification_params_json())),
     ])
 }
@@ -2223,7 +1589,12 @@ pub fn resource_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::ResourceRequestParamsMeta`] as JSON.
 fn resource_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
@@ -2236,26 +1607,24 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        ("annotations", s::optional_member(annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
+        ),
         ("description", s::optional_member(s::string_json(None, None, None))),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        (
+            "icons",
+            s::optional_member(
+                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
+            ),
+        ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
         ("uriTemplate", s::required(s::string_json(Some("uri-template"), None, None))),
     ])
 }
-/// Values of [`super::ResourceTemplateReference`].
-pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateReference> {
-    s::typed(resource_template_reference_json())
-}
-/// Values of [`super::ResourceTemplateReference`] as JSON.
-fn resource_template_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("type", s::required(type_ref_resource_json())),
-        ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
-    ])
-}
+pub use v2025_06_18_to_v2026_07_28::resource_template_reference;
 /// Values of [`super::ResourceUpdatedNotification`].
 pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
@@ -2265,8 +1634,13 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 /// Values of [`super::ResourceUpdatedNotification`] as JSON.
 fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_resources_updated_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_notifications_resources_updated_json(),
+            ),
+        ),
         ("params", s::required(resource_updated_notification_params_json())),
     ])
 }
@@ -2283,38 +1657,9 @@ fn resource_updated_notification_params_json() -> BoxedStrategy<::serde_json::Va
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
-/// Values of [`super::Result`].
-pub fn result() -> BoxedStrategy<super::Result> {
-    s::typed(result_json())
-}
-/// Values of [`super::Result`] as JSON.
-fn result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object_with(
-        Vec::from([("_meta", s::optional_member(s::object_json()))]),
-        s::extra(s::any_json(), &["_meta"]),
-        None,
-    )
-}
-/// Values of [`super::Role`].
-pub fn role() -> BoxedStrategy<super::Role> {
-    s::typed(role_json())
-}
-/// Values of [`super::Role`] as JSON.
-fn role_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["assistant", "user"])
-}
-/// Values of [`super::Root`].
-pub fn root() -> BoxedStrategy<super::Root> {
-    s::typed(root_json())
-}
-/// Values of [`super::Root`] as JSON.
-fn root_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("name", s::optional_member(s::string_json(None, None, None))),
-        ("uri", s::required(s::string_json(Some("uri"), None, None))),
-    ])
-}
+pub use v2024_11_05_to_v2025_11_25::result;
+pub use v2024_11_05_to_v2026_07_28::role;
+pub use v2025_06_18_and_v2025_11_25::root;
 /// Values of [`super::RootsListChangedNotification`].
 pub fn roots_list_changed_notification() -> BoxedStrategy<
     super::RootsListChangedNotification,
@@ -2324,8 +1669,13 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::RootsListChangedNotification`] as JSON.
 fn roots_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_roots_list_changed_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2025_11_25::method_notifications_roots_list_changed_json(),
+            ),
+        ),
         ("params", s::optional_member(notification_params_json())),
     ])
 }
@@ -2338,7 +1688,7 @@ fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
         ("content", s::required(sampling_message_content_json())),
-        ("role", s::required(role_json())),
+        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
     ])
 }
 /// Values of [`super::SamplingMessageContent`].
@@ -2349,9 +1699,9 @@ pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent
 fn sampling_message_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", text_content_json()),
-            ("ImageContent", image_content_json()),
-            ("AudioContent", audio_content_json()),
+            ("TextContent", v2025_06_18_and_v2025_11_25::text_content_json()),
+            ("ImageContent", v2025_06_18_and_v2025_11_25::image_content_json()),
+            ("AudioContent", v2025_06_18_and_v2025_11_25::audio_content_json()),
             ("ToolUseContent", tool_use_content_json()),
             ("ToolResultContent", tool_result_content_json()),
             ("Array", s::array_json(sampling_message_content_block_json(), None, None)),
@@ -2369,9 +1719,9 @@ pub fn sampling_message_content_block() -> BoxedStrategy<
 fn sampling_message_content_block_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", text_content_json()),
-            ("ImageContent", image_content_json()),
-            ("AudioContent", audio_content_json()),
+            ("TextContent", v2025_06_18_and_v2025_11_25::text_content_json()),
+            ("ImageContent", v2025_06_18_and_v2025_11_25::image_content_json()),
+            ("AudioContent", v2025_06_18_and_v2025_11_25::audio_content_json()),
             ("ToolUseContent", tool_use_content_json()),
             ("ToolResultContent", tool_result_content_json()),
         ]),
@@ -2388,33 +1738,29 @@ fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
         ("completions", s::optional_member(s::object_json())),
         ("experimental", s::optional_member(s::object_map_json())),
         ("logging", s::optional_member(s::object_json())),
-        ("prompts", s::optional_member(server_capabilities_prompts_json())),
-        ("resources", s::optional_member(server_capabilities_resources_json())),
+        (
+            "prompts",
+            s::optional_member(
+                v2024_11_05_to_v2026_07_28::server_capabilities_prompts_json(),
+            ),
+        ),
+        (
+            "resources",
+            s::optional_member(
+                v2024_11_05_to_v2026_07_28::server_capabilities_resources_json(),
+            ),
+        ),
         ("tasks", s::optional_member(server_capabilities_tasks_json())),
-        ("tools", s::optional_member(server_capabilities_tools_json())),
+        (
+            "tools",
+            s::optional_member(
+                v2024_11_05_to_v2026_07_28::server_capabilities_tools_json(),
+            ),
+        ),
     ])
 }
-/// Values of [`super::ServerCapabilitiesPrompts`].
-pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
-    s::typed(server_capabilities_prompts_json())
-}
-/// Values of [`super::ServerCapabilitiesPrompts`] as JSON.
-fn server_capabilities_prompts_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("listChanged", s::optional_member(s::boolean_json()))])
-}
-/// Values of [`super::ServerCapabilitiesResources`].
-pub fn server_capabilities_resources() -> BoxedStrategy<
-    super::ServerCapabilitiesResources,
-> {
-    s::typed(server_capabilities_resources_json())
-}
-/// Values of [`super::ServerCapabilitiesResources`] as JSON.
-fn server_capabilities_resources_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("listChanged", s::optional_member(s::boolean_json())),
-        ("subscribe", s::optional_member(s::boolean_json())),
-    ])
-}
+pub use v2024_11_05_to_v2026_07_28::server_capabilities_prompts;
+pub use v2024_11_05_to_v2026_07_28::server_capabilities_resources;
 /// Values of [`super::ServerCapabilitiesTasks`].
 pub fn server_capabilities_tasks() -> BoxedStrategy<super::ServerCapabilitiesTasks> {
     s::typed(server_capabilities_tasks_json())
@@ -2451,14 +1797,7 @@ fn server_capabilities_tasks_requests_tools_json() -> BoxedStrategy<
 > {
     s::object([("call", s::optional_member(s::object_json()))])
 }
-/// Values of [`super::ServerCapabilitiesTools`].
-pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
-    s::typed(server_capabilities_tools_json())
-}
-/// Values of [`super::ServerCapabilitiesTools`] as JSON.
-fn server_capabilities_tools_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("listChanged", s::optional_member(s::boolean_json()))])
-}
+pub use v2024_11_05_to_v2026_07_28::server_capabilities_tools;
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
     s::typed(server_notification_json())
@@ -2511,11 +1850,14 @@ pub fn server_result() -> BoxedStrategy<super::ServerResult> {
 fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("Result", result_json()),
+            ("Result", v2024_11_05_to_v2025_11_25::result_json()),
             ("InitializeResult", initialize_result_json()),
             ("ListResourcesResult", list_resources_result_json()),
             ("ListResourceTemplatesResult", list_resource_templates_result_json()),
-            ("ReadResourceResult", read_resource_result_json()),
+            (
+                "ReadResourceResult",
+                v2025_06_18_and_v2025_11_25::read_resource_result_json(),
+            ),
             ("ListPromptsResult", list_prompts_result_json()),
             ("GetPromptResult", get_prompt_result_json()),
             ("ListToolsResult", list_tools_result_json()),
@@ -2524,7 +1866,7 @@ fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
             ("GetTaskPayloadResult", get_task_payload_result_json()),
             ("CancelTaskResult", cancel_task_result_json()),
             ("ListTasksResult", list_tasks_result_json()),
-            ("CompleteResult", complete_result_json()),
+            ("CompleteResult", v2024_11_05_to_v2025_11_25::complete_result_json()),
         ]),
         |json| s::variant_of(json, super::ServerResult::variant_name),
     )
@@ -2536,9 +1878,12 @@ pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
 /// Values of [`super::SetLevelRequest`] as JSON.
 fn set_level_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_logging_set_level_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2025_11_25::method_logging_set_level_json()),
+        ),
         ("params", s::required(set_level_request_params_json())),
     ])
 }
@@ -2550,7 +1895,7 @@ pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams>
 fn set_level_request_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(set_level_request_params_meta_json())),
-        ("level", s::required(logging_level_json())),
+        ("level", s::required(v2024_11_05_to_v2026_07_28::logging_level_json())),
     ])
 }
 /// Values of [`super::SetLevelRequestParamsMeta`].
@@ -2562,52 +1907,19 @@ pub fn set_level_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::SetLevelRequestParamsMeta`] as JSON.
 fn set_level_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-/// Values of [`super::SingleSelectEnumSchema`].
-pub fn single_select_enum_schema() -> BoxedStrategy<super::SingleSelectEnumSchema> {
-    s::typed(single_select_enum_schema_json())
-}
-/// Values of [`super::SingleSelectEnumSchema`] as JSON.
-fn single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            (
-                "UntitledSingleSelectEnumSchema",
-                untitled_single_select_enum_schema_json(),
-            ),
-            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
-        ]),
-        |json| s::variant_of(json, super::SingleSelectEnumSchema::variant_name),
-    )
-}
-/// Values of [`super::StringSchema`].
-pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
-    s::typed(string_schema_json())
-}
-/// Values of [`super::StringSchema`] as JSON.
-fn string_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::string_json(None, None, None))),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("format", s::optional_member(string_schema_format_json())),
-        ("maxLength", s::optional_member(s::integer_json(None, None))),
-        ("minLength", s::optional_member(s::integer_json(None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_string_json())),
-    ])
-}
-/// Values of [`super::StringSchemaFormat`].
-pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
-    s::typed(string_schema_format_json())
-}
-/// Values of [`super::StringSchemaFormat`] as JSON.
-fn string_schema_format_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["date", "date-time", "email", "uri"])
-}
+pub use v2025_11_25_and_v2026_07_28::single_select_enum_schema;
+pub use v2025_11_25_and_v2026_07_28::string_schema;
+pub use v2025_06_18_to_v2026_07_28::string_schema_format;
 /// Values of [`super::SubscribeRequest`].
 pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
     s::typed(subscribe_request_json())
@@ -2615,9 +1927,12 @@ pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
 /// Values of [`super::SubscribeRequest`] as JSON.
 fn subscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_resources_subscribe_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2025_11_25::method_resources_subscribe_json()),
+        ),
         ("params", s::required(subscribe_request_params_json())),
     ])
 }
@@ -2641,7 +1956,12 @@ pub fn subscribe_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::SubscribeRequestParamsMeta`] as JSON.
 fn subscribe_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
@@ -2684,7 +2004,12 @@ pub fn task_augmented_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::TaskAugmentedRequestParamsMeta`] as JSON.
 fn task_augmented_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
@@ -2712,7 +2037,7 @@ pub fn task_status_notification() -> BoxedStrategy<super::TaskStatusNotification
 /// Values of [`super::TaskStatusNotification`] as JSON.
 fn task_status_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("method", s::required(method_notifications_tasks_status_json())),
         ("params", s::required(task_status_notification_params_json())),
     ])
@@ -2736,131 +2061,13 @@ fn task_status_notification_params_json() -> BoxedStrategy<::serde_json::Value> 
         ("ttl", s::nullable(s::integer_json(None, None))),
     ])
 }
-/// Values of [`super::TextContent`].
-pub fn text_content() -> BoxedStrategy<super::TextContent> {
-    s::typed(text_content_json())
-}
-/// Values of [`super::TextContent`] as JSON.
-fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("annotations", s::optional_member(annotations_json())),
-        ("text", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_text_json())),
-    ])
-}
-/// Values of [`super::TextResourceContents`].
-pub fn text_resource_contents() -> BoxedStrategy<super::TextResourceContents> {
-    s::typed(text_resource_contents_json())
-}
-/// Values of [`super::TextResourceContents`] as JSON.
-fn text_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("_meta", s::optional_member(s::object_json())),
-        ("mimeType", s::optional_member(s::string_json(None, None, None))),
-        ("text", s::required(s::string_json(None, None, None))),
-        ("uri", s::required(s::string_json(Some("uri"), None, None))),
-    ])
-}
-/// Values of [`super::TitledMultiSelectEnumSchema`].
-pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
-    super::TitledMultiSelectEnumSchema,
-> {
-    s::typed(titled_multi_select_enum_schema_json())
-}
-/// Values of [`super::TitledMultiSelectEnumSchema`] as JSON.
-fn titled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        (
-            "default",
-            s::optional_member(
-                s::array_json(s::string_json(None, None, None), None, None),
-            ),
-        ),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("items", s::required(titled_multi_select_enum_schema_items_json())),
-        ("maxItems", s::optional_member(s::integer_json(None, None))),
-        ("minItems", s::optional_member(s::integer_json(None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_array_json())),
-    ])
-}
-/// Values of [`super::TitledMultiSelectEnumSchemaItems`].
-pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
-    super::TitledMultiSelectEnumSchemaItems,
-> {
-    s::typed(titled_multi_select_enum_schema_items_json())
-}
-/// Values of [`super::TitledMultiSelectEnumSchemaItems`] as JSON.
-fn titled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        (
-            "anyOf",
-            s::required(
-                s::array_json(
-                    titled_multi_select_enum_schema_items_any_of_item_json(),
-                    None,
-                    None,
-                ),
-            ),
-        ),
-    ])
-}
-/// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`].
-pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
-    super::TitledMultiSelectEnumSchemaItemsAnyOfItem,
-> {
-    s::typed(titled_multi_select_enum_schema_items_any_of_item_json())
-}
-/// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`] as JSON.
-fn titled_multi_select_enum_schema_items_any_of_item_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::object([
-        ("const", s::required(s::string_json(None, None, None))),
-        ("title", s::required(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::TitledSingleSelectEnumSchema`].
-pub fn titled_single_select_enum_schema() -> BoxedStrategy<
-    super::TitledSingleSelectEnumSchema,
-> {
-    s::typed(titled_single_select_enum_schema_json())
-}
-/// Values of [`super::TitledSingleSelectEnumSchema`] as JSON.
-fn titled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::string_json(None, None, None))),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        (
-            "oneOf",
-            s::required(
-                s::array_json(
-                    titled_single_select_enum_schema_one_of_item_json(),
-                    None,
-                    None,
-                ),
-            ),
-        ),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_string_json())),
-    ])
-}
-/// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`].
-pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
-    super::TitledSingleSelectEnumSchemaOneOfItem,
-> {
-    s::typed(titled_single_select_enum_schema_one_of_item_json())
-}
-/// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`] as JSON.
-fn titled_single_select_enum_schema_one_of_item_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::object([
-        ("const", s::required(s::string_json(None, None, None))),
-        ("title", s::required(s::string_json(None, None, None))),
-    ])
-}
+pub use v2025_06_18_and_v2025_11_25::text_content;
+pub use v2025_06_18_and_v2025_11_25::text_resource_contents;
+pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema;
+pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_items;
+pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_items_any_of_item;
+pub use v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema;
+pub use v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema_one_of_item;
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     s::typed(tool_json())
@@ -2869,46 +2076,27 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 fn tool_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        ("annotations", s::optional_member(tool_annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_03_26_to_v2026_07_28::tool_annotations_json()),
+        ),
         ("description", s::optional_member(s::string_json(None, None, None))),
         ("execution", s::optional_member(tool_execution_json())),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        (
+            "icons",
+            s::optional_member(
+                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
+            ),
+        ),
         ("inputSchema", s::required(tool_input_schema_json())),
         ("name", s::required(s::string_json(None, None, None))),
         ("outputSchema", s::optional_member(tool_output_schema_json())),
         ("title", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-/// Values of [`super::ToolAnnotations`].
-pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
-    s::typed(tool_annotations_json())
-}
-/// Values of [`super::ToolAnnotations`] as JSON.
-fn tool_annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("destructiveHint", s::optional_member(s::boolean_json())),
-        ("idempotentHint", s::optional_member(s::boolean_json())),
-        ("openWorldHint", s::optional_member(s::boolean_json())),
-        ("readOnlyHint", s::optional_member(s::boolean_json())),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::ToolChoice`].
-pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
-    s::typed(tool_choice_json())
-}
-/// Values of [`super::ToolChoice`] as JSON.
-fn tool_choice_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("mode", s::optional_member(tool_choice_mode_json()))])
-}
-/// Values of [`super::ToolChoiceMode`].
-pub fn tool_choice_mode() -> BoxedStrategy<super::ToolChoiceMode> {
-    s::typed(tool_choice_mode_json())
-}
-/// Values of [`super::ToolChoiceMode`] as JSON.
-fn tool_choice_mode_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["auto", "none", "required"])
-}
+pub use v2025_03_26_to_v2026_07_28::tool_annotations;
+pub use v2025_11_25_and_v2026_07_28::tool_choice;
+pub use v2025_11_25_and_v2026_07_28::tool_choice_mode;
 /// Values of [`super::ToolExecution`].
 pub fn tool_execution() -> BoxedStrategy<super::ToolExecution> {
     s::typed(tool_execution_json())
@@ -2940,7 +2128,7 @@ fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
                 s::array_json(s::string_json(None, None, None), None, None),
             ),
         ),
-        ("type", s::required(type_object_json())),
+        ("type", s::required(v2025_11_25_and_v2026_07_28::type_object_json())),
     ])
 }
 /// Values of [`super::ToolListChangedNotification`].
@@ -2952,8 +2140,13 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::ToolListChangedNotification`] as JSON.
 fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_tools_list_changed_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed_json(),
+            ),
+        ),
         ("params", s::optional_member(notification_params_json())),
     ])
 }
@@ -2972,7 +2165,7 @@ fn tool_output_schema_json() -> BoxedStrategy<::serde_json::Value> {
                 s::array_json(s::string_json(None, None, None), None, None),
             ),
         ),
-        ("type", s::required(type_object_json())),
+        ("type", s::required(v2025_11_25_and_v2026_07_28::type_object_json())),
     ])
 }
 /// Values of [`super::ToolResultContent`].
@@ -2987,7 +2180,7 @@ fn tool_result_content_json() -> BoxedStrategy<::serde_json::Value> {
         ("isError", s::optional_member(s::boolean_json())),
         ("structuredContent", s::optional_member(s::object_json())),
         ("toolUseId", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_tool_result_json())),
+        ("type", s::required(v2025_11_25_and_v2026_07_28::type_tool_result_json())),
     ])
 }
 /// Values of [`super::ToolUseContent`].
@@ -3001,113 +2194,22 @@ fn tool_use_content_json() -> BoxedStrategy<::serde_json::Value> {
         ("id", s::required(s::string_json(None, None, None))),
         ("input", s::required(s::object_json())),
         ("name", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_tool_use_json())),
+        ("type", s::required(v2025_11_25_and_v2026_07_28::type_tool_use_json())),
     ])
 }
-/// Values of [`super::TypeArray`].
-pub fn type_array() -> BoxedStrategy<super::TypeArray> {
-    s::typed(type_array_json())
-}
-/// Values of [`super::TypeArray`] as JSON.
-fn type_array_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeArray)
-}
-/// Values of [`super::TypeAudio`].
-pub fn type_audio() -> BoxedStrategy<super::TypeAudio> {
-    s::typed(type_audio_json())
-}
-/// Values of [`super::TypeAudio`] as JSON.
-fn type_audio_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeAudio)
-}
-/// Values of [`super::TypeBoolean`].
-pub fn type_boolean() -> BoxedStrategy<super::TypeBoolean> {
-    s::typed(type_boolean_json())
-}
-/// Values of [`super::TypeBoolean`] as JSON.
-fn type_boolean_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeBoolean)
-}
-/// Values of [`super::TypeImage`].
-pub fn type_image() -> BoxedStrategy<super::TypeImage> {
-    s::typed(type_image_json())
-}
-/// Values of [`super::TypeImage`] as JSON.
-fn type_image_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeImage)
-}
-/// Values of [`super::TypeObject`].
-pub fn type_object() -> BoxedStrategy<super::TypeObject> {
-    s::typed(type_object_json())
-}
-/// Values of [`super::TypeObject`] as JSON.
-fn type_object_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeObject)
-}
-/// Values of [`super::TypeRefPrompt`].
-pub fn type_ref_prompt() -> BoxedStrategy<super::TypeRefPrompt> {
-    s::typed(type_ref_prompt_json())
-}
-/// Values of [`super::TypeRefPrompt`] as JSON.
-fn type_ref_prompt_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeRefPrompt)
-}
-/// Values of [`super::TypeRefResource`].
-pub fn type_ref_resource() -> BoxedStrategy<super::TypeRefResource> {
-    s::typed(type_ref_resource_json())
-}
-/// Values of [`super::TypeRefResource`] as JSON.
-fn type_ref_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeRefResource)
-}
-/// Values of [`super::TypeResource`].
-pub fn type_resource() -> BoxedStrategy<super::TypeResource> {
-    s::typed(type_resource_json())
-}
-/// Values of [`super::TypeResource`] as JSON.
-fn type_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeResource)
-}
-/// Values of [`super::TypeResourceLink`].
-pub fn type_resource_link() -> BoxedStrategy<super::TypeResourceLink> {
-    s::typed(type_resource_link_json())
-}
-/// Values of [`super::TypeResourceLink`] as JSON.
-fn type_resource_link_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeResourceLink)
-}
-/// Values of [`super::TypeString`].
-pub fn type_string() -> BoxedStrategy<super::TypeString> {
-    s::typed(type_string_json())
-}
-/// Values of [`super::TypeString`] as JSON.
-fn type_string_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeString)
-}
-/// Values of [`super::TypeText`].
-pub fn type_text() -> BoxedStrategy<super::TypeText> {
-    s::typed(type_text_json())
-}
-/// Values of [`super::TypeText`] as JSON.
-fn type_text_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeText)
-}
-/// Values of [`super::TypeToolResult`].
-pub fn type_tool_result() -> BoxedStrategy<super::TypeToolResult> {
-    s::typed(type_tool_result_json())
-}
-/// Values of [`super::TypeToolResult`] as JSON.
-fn type_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeToolResult)
-}
-/// Values of [`super::TypeToolUse`].
-pub fn type_tool_use() -> BoxedStrategy<super::TypeToolUse> {
-    s::typed(type_tool_use_json())
-}
-/// Values of [`super::TypeToolUse`] as JSON.
-fn type_tool_use_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeToolUse)
-}
+pub use v2025_11_25_and_v2026_07_28::type_array;
+pub use v2025_03_26_to_v2026_07_28::type_audio;
+pub use v2025_06_18_to_v2026_07_28::type_boolean;
+pub use v2024_11_05_to_v2026_07_28::type_image;
+pub use v2025_11_25_and_v2026_07_28::type_object;
+pub use v2024_11_05_to_v2026_07_28::type_ref_prompt;
+pub use v2025_06_18_to_v2026_07_28::type_ref_resource;
+pub use v2024_11_05_to_v2026_07_28::type_resource;
+pub use v2025_06_18_to_v2026_07_28::type_resource_link;
+pub use v2025_11_25_and_v2026_07_28::type_string;
+pub use v2024_11_05_to_v2026_07_28::type_text;
+pub use v2025_11_25_and_v2026_07_28::type_tool_result;
+pub use v2025_11_25_and_v2026_07_28::type_tool_use;
 /// Values of [`super::URLElicitationRequiredError`].
 pub fn urlelicitation_required_error() -> BoxedStrategy<
     super::URLElicitationRequiredError,
@@ -3118,8 +2220,8 @@ pub fn urlelicitation_required_error() -> BoxedStrategy<
 fn urlelicitation_required_error_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("error", s::required(urlelicitation_required_error_error_json())),
-        ("id", s::optional_member(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
     ])
 }
 /// Values of [`super::URLElicitationRequiredErrorError`].
@@ -3164,9 +2266,12 @@ pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
 /// Values of [`super::UnsubscribeRequest`] as JSON.
 fn unsubscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_resources_unsubscribe_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2025_11_25::method_resources_unsubscribe_json()),
+        ),
         ("params", s::required(unsubscribe_request_params_json())),
     ])
 }
@@ -3190,75 +2295,25 @@ pub fn unsubscribe_request_params_meta() -> BoxedStrategy<
 /// Values of [`super::UnsubscribeRequestParamsMeta`] as JSON.
 fn unsubscribe_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
-        Vec::from([("progressToken", s::optional_member(progress_token_json()))]),
+        Vec::from([
+            (
+                "progressToken",
+                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+            ),
+        ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-/// Values of [`super::UntitledMultiSelectEnumSchema`].
-pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
-    super::UntitledMultiSelectEnumSchema,
-> {
-    s::typed(untitled_multi_select_enum_schema_json())
-}
-/// Values of [`super::UntitledMultiSelectEnumSchema`] as JSON.
-fn untitled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        (
-            "default",
-            s::optional_member(
-                s::array_json(s::string_json(None, None, None), None, None),
-            ),
-        ),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("items", s::required(untitled_multi_select_enum_schema_items_json())),
-        ("maxItems", s::optional_member(s::integer_json(None, None))),
-        ("minItems", s::optional_member(s::integer_json(None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_array_json())),
-    ])
-}
-/// Values of [`super::UntitledMultiSelectEnumSchemaItems`].
-pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
-    super::UntitledMultiSelectEnumSchemaItems,
-> {
-    s::typed(untitled_multi_select_enum_schema_items_json())
-}
-/// Values of [`super::UntitledMultiSelectEnumSchemaItems`] as JSON.
-fn untitled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        (
-            "enum",
-            s::required(s::array_json(s::string_json(None, None, None), None, None)),
-        ),
-        ("type", s::required(type_string_json())),
-    ])
-}
-/// Values of [`super::UntitledSingleSelectEnumSchema`].
-pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
-    super::UntitledSingleSelectEnumSchema,
-> {
-    s::typed(untitled_single_select_enum_schema_json())
-}
-/// Values of [`super::UntitledSingleSelectEnumSchema`] as JSON.
-fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::string_json(None, None, None))),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        (
-            "enum",
-            s::required(s::array_json(s::string_json(None, None, None), None, None)),
-        ),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_string_json())),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema;
+pub use v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema_items;
+pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
 ::mcpwire_types::support::sample_table! {
-    "Annotations" Annotations annotations_json;
-    "AudioContent" AudioContent audio_content_json;
-    "BaseMetadata" BaseMetadata base_metadata_json;
-    "BlobResourceContents" BlobResourceContents blob_resource_contents_json;
-    "BooleanSchema" BooleanSchema boolean_schema_json;
+    "Annotations" Annotations v2025_06_18_to_v2026_07_28::annotations_json;
+    "AudioContent" AudioContent v2025_06_18_and_v2025_11_25::audio_content_json;
+    "BaseMetadata" BaseMetadata v2025_06_18_to_v2026_07_28::base_metadata_json;
+    "BlobResourceContents" BlobResourceContents v2025_06_18_and_v2025_11_25::blob_resource_contents_json;
+    "BooleanSchema" BooleanSchema v2025_06_18_to_v2026_07_28::boolean_schema_json;
     "CallToolRequest" CallToolRequest call_tool_request_json;
     "CallToolRequestParams" CallToolRequestParams call_tool_request_params_json;
     "CallToolResult" CallToolResult call_tool_result_json;
@@ -3272,23 +2327,23 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "ClientResult" ClientResult client_result_json;
     "CompleteRequest" CompleteRequest complete_request_json;
     "CompleteRequestParams" CompleteRequestParams complete_request_params_json;
-    "CompleteResult" CompleteResult complete_result_json;
+    "CompleteResult" CompleteResult v2024_11_05_to_v2025_11_25::complete_result_json;
     "ContentBlock" ContentBlock content_block_json;
     "CreateMessageRequest" CreateMessageRequest create_message_request_json;
     "CreateMessageRequestParams" CreateMessageRequestParams create_message_request_params_json;
     "CreateMessageResult" CreateMessageResult create_message_result_json;
     "CreateTaskResult" CreateTaskResult create_task_result_json;
-    "Cursor" Cursor cursor_json;
+    "Cursor" Cursor v2024_11_05_to_v2026_07_28::cursor_json;
     "ElicitRequest" ElicitRequest elicit_request_json;
     "ElicitRequestFormParams" ElicitRequestFormParams elicit_request_form_params_json;
     "ElicitRequestParams" ElicitRequestParams elicit_request_params_json;
     "ElicitRequestURLParams" ElicitRequestURLParams elicit_request_urlparams_json;
     "ElicitResult" ElicitResult elicit_result_json;
     "ElicitationCompleteNotification" ElicitationCompleteNotification elicitation_complete_notification_json;
-    "EmbeddedResource" EmbeddedResource embedded_resource_json;
-    "EmptyResult" EmptyResult empty_result_json;
-    "EnumSchema" EnumSchema enum_schema_json;
-    "Error" Error error_json;
+    "EmbeddedResource" EmbeddedResource v2025_06_18_and_v2025_11_25::embedded_resource_json;
+    "EmptyResult" EmptyResult v2024_11_05_to_v2025_11_25::empty_result_json;
+    "EnumSchema" EnumSchema v2025_11_25_and_v2026_07_28::enum_schema_json;
+    "Error" Error v2025_11_25_and_v2026_07_28::error_json;
     "GetPromptRequest" GetPromptRequest get_prompt_request_json;
     "GetPromptRequestParams" GetPromptRequestParams get_prompt_request_params_json;
     "GetPromptResult" GetPromptResult get_prompt_result_json;
@@ -3296,21 +2351,21 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "GetTaskPayloadResult" GetTaskPayloadResult get_task_payload_result_json;
     "GetTaskRequest" GetTaskRequest get_task_request_json;
     "GetTaskResult" GetTaskResult get_task_result_json;
-    "Icon" Icon icon_json;
-    "Icons" Icons icons_json;
-    "ImageContent" ImageContent image_content_json;
-    "Implementation" Implementation implementation_json;
+    "Icon" Icon v2025_11_25_and_v2026_07_28::icon_json;
+    "Icons" Icons v2025_11_25_and_v2026_07_28::icons_json;
+    "ImageContent" ImageContent v2025_06_18_and_v2025_11_25::image_content_json;
+    "Implementation" Implementation v2025_11_25_and_v2026_07_28::implementation_json;
     "InitializeRequest" InitializeRequest initialize_request_json;
     "InitializeRequestParams" InitializeRequestParams initialize_request_params_json;
     "InitializeResult" InitializeResult initialize_result_json;
     "InitializedNotification" InitializedNotification initialized_notification_json;
-    "JSONRPCErrorResponse" JSONRPCErrorResponse jsonrpcerror_response_json;
+    "JSONRPCErrorResponse" JSONRPCErrorResponse v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json;
     "JSONRPCMessage" JSONRPCMessage jsonrpcmessage_json;
-    "JSONRPCNotification" JSONRPCNotification jsonrpcnotification_json;
-    "JSONRPCRequest" JSONRPCRequest jsonrpcrequest_json;
+    "JSONRPCNotification" JSONRPCNotification v2025_11_25_and_v2026_07_28::jsonrpcnotification_json;
+    "JSONRPCRequest" JSONRPCRequest v2025_11_25_and_v2026_07_28::jsonrpcrequest_json;
     "JSONRPCResponse" JSONRPCResponse jsonrpcresponse_json;
     "JSONRPCResultResponse" JSONRPCResultResponse jsonrpcresult_response_json;
-    "LegacyTitledEnumSchema" LegacyTitledEnumSchema legacy_titled_enum_schema_json;
+    "LegacyTitledEnumSchema" LegacyTitledEnumSchema v2025_11_25_and_v2026_07_28::legacy_titled_enum_schema_json;
     "ListPromptsRequest" ListPromptsRequest list_prompts_request_json;
     "ListPromptsResult" ListPromptsResult list_prompts_result_json;
     "ListResourceTemplatesRequest" ListResourceTemplatesRequest list_resource_templates_request_json;
@@ -3318,52 +2373,52 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "ListResourcesRequest" ListResourcesRequest list_resources_request_json;
     "ListResourcesResult" ListResourcesResult list_resources_result_json;
     "ListRootsRequest" ListRootsRequest list_roots_request_json;
-    "ListRootsResult" ListRootsResult list_roots_result_json;
+    "ListRootsResult" ListRootsResult v2025_06_18_and_v2025_11_25::list_roots_result_json;
     "ListTasksRequest" ListTasksRequest list_tasks_request_json;
     "ListTasksResult" ListTasksResult list_tasks_result_json;
     "ListToolsRequest" ListToolsRequest list_tools_request_json;
     "ListToolsResult" ListToolsResult list_tools_result_json;
-    "LoggingLevel" LoggingLevel logging_level_json;
+    "LoggingLevel" LoggingLevel v2024_11_05_to_v2026_07_28::logging_level_json;
     "LoggingMessageNotification" LoggingMessageNotification logging_message_notification_json;
     "LoggingMessageNotificationParams" LoggingMessageNotificationParams logging_message_notification_params_json;
-    "ModelHint" ModelHint model_hint_json;
-    "ModelPreferences" ModelPreferences model_preferences_json;
-    "MultiSelectEnumSchema" MultiSelectEnumSchema multi_select_enum_schema_json;
-    "Notification" Notification notification_json;
+    "ModelHint" ModelHint v2024_11_05_to_v2026_07_28::model_hint_json;
+    "ModelPreferences" ModelPreferences v2024_11_05_to_v2026_07_28::model_preferences_json;
+    "MultiSelectEnumSchema" MultiSelectEnumSchema v2025_11_25_and_v2026_07_28::multi_select_enum_schema_json;
+    "Notification" Notification v2025_11_25_and_v2026_07_28::notification_json;
     "NotificationParams" NotificationParams notification_params_json;
-    "NumberSchema" NumberSchema number_schema_json;
+    "NumberSchema" NumberSchema v2025_11_25_and_v2026_07_28::number_schema_json;
     "PaginatedRequest" PaginatedRequest paginated_request_json;
     "PaginatedRequestParams" PaginatedRequestParams paginated_request_params_json;
-    "PaginatedResult" PaginatedResult paginated_result_json;
+    "PaginatedResult" PaginatedResult v2024_11_05_to_v2025_11_25::paginated_result_json;
     "PingRequest" PingRequest ping_request_json;
-    "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition primitive_schema_definition_json;
+    "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition v2025_11_25_and_v2026_07_28::primitive_schema_definition_json;
     "ProgressNotification" ProgressNotification progress_notification_json;
     "ProgressNotificationParams" ProgressNotificationParams progress_notification_params_json;
-    "ProgressToken" ProgressToken progress_token_json;
+    "ProgressToken" ProgressToken v2024_11_05_to_v2026_07_28::progress_token_json;
     "Prompt" Prompt prompt_json;
-    "PromptArgument" PromptArgument prompt_argument_json;
+    "PromptArgument" PromptArgument v2025_06_18_to_v2026_07_28::prompt_argument_json;
     "PromptListChangedNotification" PromptListChangedNotification prompt_list_changed_notification_json;
     "PromptMessage" PromptMessage prompt_message_json;
-    "PromptReference" PromptReference prompt_reference_json;
+    "PromptReference" PromptReference v2025_06_18_to_v2026_07_28::prompt_reference_json;
     "ReadResourceRequest" ReadResourceRequest read_resource_request_json;
     "ReadResourceRequestParams" ReadResourceRequestParams read_resource_request_params_json;
-    "ReadResourceResult" ReadResourceResult read_resource_result_json;
+    "ReadResourceResult" ReadResourceResult v2025_06_18_and_v2025_11_25::read_resource_result_json;
     "RelatedTaskMetadata" RelatedTaskMetadata related_task_metadata_json;
-    "Request" Request request_json;
-    "RequestId" RequestId request_id_json;
+    "Request" Request v2025_11_25_and_v2026_07_28::request_json;
+    "RequestId" RequestId v2024_11_05_to_v2026_07_28::request_id_json;
     "RequestParams" RequestParams request_params_json;
     "Resource" Resource resource_json;
-    "ResourceContents" ResourceContents resource_contents_json;
+    "ResourceContents" ResourceContents v2025_06_18_and_v2025_11_25::resource_contents_json;
     "ResourceLink" ResourceLink resource_link_json;
     "ResourceListChangedNotification" ResourceListChangedNotification resource_list_changed_notification_json;
     "ResourceRequestParams" ResourceRequestParams resource_request_params_json;
     "ResourceTemplate" ResourceTemplate resource_template_json;
-    "ResourceTemplateReference" ResourceTemplateReference resource_template_reference_json;
+    "ResourceTemplateReference" ResourceTemplateReference v2025_06_18_to_v2026_07_28::resource_template_reference_json;
     "ResourceUpdatedNotification" ResourceUpdatedNotification resource_updated_notification_json;
     "ResourceUpdatedNotificationParams" ResourceUpdatedNotificationParams resource_updated_notification_params_json;
-    "Result" Result result_json;
-    "Role" Role role_json;
-    "Root" Root root_json;
+    "Result" Result v2024_11_05_to_v2025_11_25::result_json;
+    "Role" Role v2024_11_05_to_v2026_07_28::role_json;
+    "Root" Root v2025_06_18_and_v2025_11_25::root_json;
     "RootsListChangedNotification" RootsListChangedNotification roots_list_changed_notification_json;
     "SamplingMessage" SamplingMessage sampling_message_json;
     "SamplingMessageContentBlock" SamplingMessageContentBlock sampling_message_content_block_json;
@@ -3373,8 +2428,8 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "ServerResult" ServerResult server_result_json;
     "SetLevelRequest" SetLevelRequest set_level_request_json;
     "SetLevelRequestParams" SetLevelRequestParams set_level_request_params_json;
-    "SingleSelectEnumSchema" SingleSelectEnumSchema single_select_enum_schema_json;
-    "StringSchema" StringSchema string_schema_json;
+    "SingleSelectEnumSchema" SingleSelectEnumSchema v2025_11_25_and_v2026_07_28::single_select_enum_schema_json;
+    "StringSchema" StringSchema v2025_11_25_and_v2026_07_28::string_schema_json;
     "SubscribeRequest" SubscribeRequest subscribe_request_json;
     "SubscribeRequestParams" SubscribeRequestParams subscribe_request_params_json;
     "Task" Task task_json;
@@ -3383,13 +2438,13 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "TaskStatus" TaskStatus task_status_json;
     "TaskStatusNotification" TaskStatusNotification task_status_notification_json;
     "TaskStatusNotificationParams" TaskStatusNotificationParams task_status_notification_params_json;
-    "TextContent" TextContent text_content_json;
-    "TextResourceContents" TextResourceContents text_resource_contents_json;
-    "TitledMultiSelectEnumSchema" TitledMultiSelectEnumSchema titled_multi_select_enum_schema_json;
-    "TitledSingleSelectEnumSchema" TitledSingleSelectEnumSchema titled_single_select_enum_schema_json;
+    "TextContent" TextContent v2025_06_18_and_v2025_11_25::text_content_json;
+    "TextResourceContents" TextResourceContents v2025_06_18_and_v2025_11_25::text_resource_contents_json;
+    "TitledMultiSelectEnumSchema" TitledMultiSelectEnumSchema v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_json;
+    "TitledSingleSelectEnumSchema" TitledSingleSelectEnumSchema v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema_json;
     "Tool" Tool tool_json;
-    "ToolAnnotations" ToolAnnotations tool_annotations_json;
-    "ToolChoice" ToolChoice tool_choice_json;
+    "ToolAnnotations" ToolAnnotations v2025_03_26_to_v2026_07_28::tool_annotations_json;
+    "ToolChoice" ToolChoice v2025_11_25_and_v2026_07_28::tool_choice_json;
     "ToolExecution" ToolExecution tool_execution_json;
     "ToolListChangedNotification" ToolListChangedNotification tool_list_changed_notification_json;
     "ToolResultContent" ToolResultContent tool_result_content_json;
@@ -3397,6 +2452,6 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "URLElicitationRequiredError" URLElicitationRequiredError urlelicitation_required_error_json;
     "UnsubscribeRequest" UnsubscribeRequest unsubscribe_request_json;
     "UnsubscribeRequestParams" UnsubscribeRequestParams unsubscribe_request_params_json;
-    "UntitledMultiSelectEnumSchema" UntitledMultiSelectEnumSchema untitled_multi_select_enum_schema_json;
-    "UntitledSingleSelectEnumSchema" UntitledSingleSelectEnumSchema untitled_single_select_enum_schema_json;
+    "UntitledMultiSelectEnumSchema" UntitledMultiSelectEnumSchema v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema_json;
+    "UntitledSingleSelectEnumSchema" UntitledSingleSelectEnumSchema v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema_json;
 }

@@ -3,18 +3,11 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-/// Values of [`super::Annotations`].
-pub fn annotations() -> BoxedStrategy<super::Annotations> {
-    s::typed(annotations_json())
-}
-/// Values of [`super::Annotations`] as JSON.
-fn annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("audience", s::optional_member(s::array_json(role_json(), None, None))),
-        ("lastModified", s::optional_member(s::string_json(None, None, None))),
-        ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-    ])
-}
+use super::super::shared::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
+use super::super::shared::v2025_03_26_to_v2026_07_28::strategies as v2025_03_26_to_v2026_07_28;
+use super::super::shared::v2025_06_18_to_v2026_07_28::strategies as v2025_06_18_to_v2026_07_28;
+use super::super::shared::v2025_11_25_and_v2026_07_28::strategies as v2025_11_25_and_v2026_07_28;
+pub use v2025_06_18_to_v2026_07_28::annotations;
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
     s::typed(audio_content_json())
@@ -23,23 +16,16 @@ pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
 fn audio_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        ("annotations", s::optional_member(annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
+        ),
         ("data", s::required(s::string_json(Some("byte"), None, None))),
         ("mimeType", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_audio_json())),
+        ("type", s::required(v2025_03_26_to_v2026_07_28::type_audio_json())),
     ])
 }
-/// Values of [`super::BaseMetadata`].
-pub fn base_metadata() -> BoxedStrategy<super::BaseMetadata> {
-    s::typed(base_metadata_json())
-}
-/// Values of [`super::BaseMetadata`] as JSON.
-fn base_metadata_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("name", s::required(s::string_json(None, None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-    ])
-}
+pub use v2025_06_18_to_v2026_07_28::base_metadata;
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
     s::typed(blob_resource_contents_json())
@@ -53,19 +39,7 @@ fn blob_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
-/// Values of [`super::BooleanSchema`].
-pub fn boolean_schema() -> BoxedStrategy<super::BooleanSchema> {
-    s::typed(boolean_schema_json())
-}
-/// Values of [`super::BooleanSchema`] as JSON.
-fn boolean_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::boolean_json())),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_boolean_json())),
-    ])
-}
+pub use v2025_06_18_to_v2026_07_28::boolean_schema;
 /// Values of [`super::CacheableResult`].
 pub fn cacheable_result() -> BoxedStrategy<super::CacheableResult> {
     s::typed(cacheable_result_json())
@@ -96,9 +70,9 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 /// Values of [`super::CallToolRequest`] as JSON.
 fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_tools_call_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("method", s::required(v2024_11_05_to_v2026_07_28::method_tools_call_json())),
         ("params", s::required(call_tool_request_params_json())),
     ])
 }
@@ -137,8 +111,8 @@ pub fn call_tool_result_response() -> BoxedStrategy<super::CallToolResultRespons
 /// Values of [`super::CallToolResultResponse`] as JSON.
 fn call_tool_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("result", s::required(call_tool_result_response_result_json())),
     ])
 }
@@ -165,8 +139,13 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 /// Values of [`super::CancelledNotification`] as JSON.
 fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_cancelled_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_notifications_cancelled_json(),
+            ),
+        ),
         ("params", s::required(cancelled_notification_params_json())),
     ])
 }
@@ -181,7 +160,7 @@ fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(notification_meta_object_json())),
         ("reason", s::optional_member(s::string_json(None, None, None))),
-        ("requestId", s::required(request_id_json())),
+        ("requestId", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
     ])
 }
 /// Values of [`super::ClientCapabilities`].
@@ -231,8 +210,13 @@ pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
 /// Values of [`super::ClientNotification`] as JSON.
 fn client_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_cancelled_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_notifications_cancelled_json(),
+            ),
+        ),
         ("params", s::required(cancelled_notification_params_json())),
     ])
 }
@@ -337,9 +321,12 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 /// Values of [`super::CompleteRequest`] as JSON.
 fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_completion_complete_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2026_07_28::method_completion_complete_json()),
+        ),
         ("params", s::required(complete_request_params_json())),
     ])
 }
@@ -351,50 +338,27 @@ pub fn complete_request_params() -> BoxedStrategy<super::CompleteRequestParams> 
 fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::required(request_meta_object_json())),
-        ("argument", s::required(complete_request_params_argument_json())),
-        ("context", s::optional_member(complete_request_params_context_json())),
-        ("ref", s::required(complete_request_params_ref_json())),
+        (
+            "argument",
+            s::required(
+                v2025_11_25_and_v2026_07_28::complete_request_params_argument_json(),
+            ),
+        ),
+        (
+            "context",
+            s::optional_member(
+                v2025_11_25_and_v2026_07_28::complete_request_params_context_json(),
+            ),
+        ),
+        (
+            "ref",
+            s::required(v2025_11_25_and_v2026_07_28::complete_request_params_ref_json()),
+        ),
     ])
 }
-/// Values of [`super::CompleteRequestParamsArgument`].
-pub fn complete_request_params_argument() -> BoxedStrategy<
-    super::CompleteRequestParamsArgument,
-> {
-    s::typed(complete_request_params_argument_json())
-}
-/// Values of [`super::CompleteRequestParamsArgument`] as JSON.
-fn complete_request_params_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("name", s::required(s::string_json(None, None, None))),
-        ("value", s::required(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::CompleteRequestParamsContext`].
-pub fn complete_request_params_context() -> BoxedStrategy<
-    super::CompleteRequestParamsContext,
-> {
-    s::typed(complete_request_params_context_json())
-}
-/// Values of [`super::CompleteRequestParamsContext`] as JSON.
-fn complete_request_params_context_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("arguments", s::optional_member(s::map_json(s::string_json(None, None, None)))),
-    ])
-}
-/// Values of [`super::CompleteRequestParamsRef`].
-pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestParamsRef> {
-    s::typed(complete_request_params_ref_json())
-}
-/// Values of [`super::CompleteRequestParamsRef`] as JSON.
-fn complete_request_params_ref_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("PromptReference", prompt_reference_json()),
-            ("ResourceTemplateReference", resource_template_reference_json()),
-        ]),
-        |json| s::variant_of(json, super::CompleteRequestParamsRef::variant_name),
-    )
-}
+pub use v2025_11_25_and_v2026_07_28::complete_request_params_argument;
+pub use v2025_11_25_and_v2026_07_28::complete_request_params_context;
+pub use v2025_11_25_and_v2026_07_28::complete_request_params_ref;
 /// Values of [`super::CompleteResult`].
 pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
     s::typed(complete_result_json())
@@ -431,8 +395,8 @@ pub fn complete_result_response() -> BoxedStrategy<super::CompleteResultResponse
 /// Values of [`super::CompleteResultResponse`] as JSON.
 fn complete_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("result", s::required(complete_result_json())),
     ])
 }
@@ -460,7 +424,12 @@ pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
 /// Values of [`super::CreateMessageRequest`] as JSON.
 fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(method_sampling_create_message_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_sampling_create_message_json(),
+            ),
+        ),
         ("params", s::required(create_message_request_params_json())),
     ])
 }
@@ -475,12 +444,17 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         (
             "includeContext",
-            s::optional_member(create_message_request_params_include_context_json()),
+            s::optional_member(
+                v2025_11_25_and_v2026_07_28::create_message_request_params_include_context_json(),
+            ),
         ),
         ("maxTokens", s::required(s::integer_json(None, None))),
         ("messages", s::required(s::array_json(sampling_message_json(), None, None))),
         ("metadata", s::optional_member(jsonobject_json())),
-        ("modelPreferences", s::optional_member(model_preferences_json())),
+        (
+            "modelPreferences",
+            s::optional_member(v2024_11_05_to_v2026_07_28::model_preferences_json()),
+        ),
         (
             "stopSequences",
             s::optional_member(
@@ -489,22 +463,14 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ),
         ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
         ("temperature", s::optional_member(s::number_json(None, None))),
-        ("toolChoice", s::optional_member(tool_choice_json())),
+        (
+            "toolChoice",
+            s::optional_member(v2025_11_25_and_v2026_07_28::tool_choice_json()),
+        ),
         ("tools", s::optional_member(s::array_json(tool_json(), None, None))),
     ])
 }
-/// Values of [`super::CreateMessageRequestParamsIncludeContext`].
-pub fn create_message_request_params_include_context() -> BoxedStrategy<
-    super::CreateMessageRequestParamsIncludeContext,
-> {
-    s::typed(create_message_request_params_include_context_json())
-}
-/// Values of [`super::CreateMessageRequestParamsIncludeContext`] as JSON.
-fn create_message_request_params_include_context_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::select_json(&["allServers", "none", "thisServer"])
-}
+pub use v2025_11_25_and_v2026_07_28::create_message_request_params_include_context;
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
     s::typed(create_message_result_json())
@@ -515,7 +481,7 @@ fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(meta_object_json())),
         ("content", s::required(create_message_result_content_json())),
         ("model", s::required(s::string_json(None, None, None))),
-        ("role", s::required(role_json())),
+        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
         ("stopReason", s::optional_member(s::string_json(None, None, None))),
     ])
 }
@@ -539,14 +505,7 @@ fn create_message_result_content_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::CreateMessageResultContent::variant_name),
     )
 }
-/// Values of [`super::Cursor`].
-pub fn cursor() -> BoxedStrategy<super::Cursor> {
-    s::typed(cursor_json())
-}
-/// Values of [`super::Cursor`] as JSON.
-fn cursor_json() -> BoxedStrategy<::serde_json::Value> {
-    s::string_json(None, None, None)
-}
+pub use v2024_11_05_to_v2026_07_28::cursor;
 /// Values of [`super::DiscoverRequest`].
 pub fn discover_request() -> BoxedStrategy<super::DiscoverRequest> {
     s::typed(discover_request_json())
@@ -554,8 +513,8 @@ pub fn discover_request() -> BoxedStrategy<super::DiscoverRequest> {
 /// Values of [`super::DiscoverRequest`] as JSON.
 fn discover_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("method", s::required(method_server_discover_json())),
         ("params", s::required(request_params_json())),
     ])
@@ -594,8 +553,8 @@ pub fn discover_result_response() -> BoxedStrategy<super::DiscoverResultResponse
 /// Values of [`super::DiscoverResultResponse`] as JSON.
 fn discover_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("result", s::required(discover_result_json())),
     ])
 }
@@ -606,7 +565,10 @@ pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
 /// Values of [`super::ElicitRequest`] as JSON.
 fn elicit_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(method_elicitation_create_json())),
+        (
+            "method",
+            s::required(v2025_06_18_to_v2026_07_28::method_elicitation_create_json()),
+        ),
         ("params", s::required(elicit_request_params_json())),
     ])
 }
@@ -618,35 +580,16 @@ pub fn elicit_request_form_params() -> BoxedStrategy<super::ElicitRequestFormPar
 fn elicit_request_form_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("message", s::required(s::string_json(None, None, None))),
-        ("mode", s::optional_member(mode_form_json())),
+        ("mode", s::optional_member(v2025_11_25_and_v2026_07_28::mode_form_json())),
         (
             "requestedSchema",
-            s::required(elicit_request_form_params_requested_schema_json()),
-        ),
-    ])
-}
-/// Values of [`super::ElicitRequestFormParamsRequestedSchema`].
-pub fn elicit_request_form_params_requested_schema() -> BoxedStrategy<
-    super::ElicitRequestFormParamsRequestedSchema,
-> {
-    s::typed(elicit_request_form_params_requested_schema_json())
-}
-/// Values of [`super::ElicitRequestFormParamsRequestedSchema`] as JSON.
-fn elicit_request_form_params_requested_schema_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::object([
-        ("$schema", s::optional_member(s::string_json(None, None, None))),
-        ("properties", s::required(s::map_json(primitive_schema_definition_json()))),
-        (
-            "required",
-            s::optional_member(
-                s::array_json(s::string_json(None, None, None), None, None),
+            s::required(
+                v2025_11_25_and_v2026_07_28::elicit_request_form_params_requested_schema_json(),
             ),
         ),
-        ("type", s::required(type_object_json())),
     ])
 }
+pub use v2025_11_25_and_v2026_07_28::elicit_request_form_params_requested_schema;
 /// Values of [`super::ElicitRequestParams`].
 pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
     s::typed(elicit_request_params_json())
@@ -669,7 +612,7 @@ pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams
 fn elicit_request_urlparams_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("message", s::required(s::string_json(None, None, None))),
-        ("mode", s::required(mode_url_json())),
+        ("mode", s::required(v2025_11_25_and_v2026_07_28::mode_url_json())),
         ("url", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
@@ -680,34 +623,19 @@ pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
 /// Values of [`super::ElicitResult`] as JSON.
 fn elicit_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("action", s::required(elicit_result_action_json())),
-        ("content", s::optional_member(s::map_json(elicit_result_content_value_json()))),
+        ("action", s::required(v2025_06_18_to_v2026_07_28::elicit_result_action_json())),
+        (
+            "content",
+            s::optional_member(
+                s::map_json(
+                    v2025_11_25_and_v2026_07_28::elicit_result_content_value_json(),
+                ),
+            ),
+        ),
     ])
 }
-/// Values of [`super::ElicitResultAction`].
-pub fn elicit_result_action() -> BoxedStrategy<super::ElicitResultAction> {
-    s::typed(elicit_result_action_json())
-}
-/// Values of [`super::ElicitResultAction`] as JSON.
-fn elicit_result_action_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["accept", "cancel", "decline"])
-}
-/// Values of [`super::ElicitResultContentValue`].
-pub fn elicit_result_content_value() -> BoxedStrategy<super::ElicitResultContentValue> {
-    s::typed(elicit_result_content_value_json())
-}
-/// Values of [`super::ElicitResultContentValue`] as JSON.
-fn elicit_result_content_value_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("Array", s::array_json(s::string_json(None, None, None), None, None)),
-            ("String", s::string_json(None, None, None)),
-            ("Integer", s::integer_json(None, None)),
-            ("Boolean", s::boolean_json()),
-        ]),
-        |json| s::variant_of(json, super::ElicitResultContentValue::variant_name),
-    )
-}
+pub use v2025_06_18_to_v2026_07_28::elicit_result_action;
+pub use v2025_11_25_and_v2026_07_28::elicit_result_content_value;
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
     s::typed(embedded_resource_json())
@@ -716,9 +644,12 @@ pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
 fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        ("annotations", s::optional_member(annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
+        ),
         ("resource", s::required(embedded_resource_resource_json())),
-        ("type", s::required(type_resource_json())),
+        ("type", s::required(v2024_11_05_to_v2026_07_28::type_resource_json())),
     ])
 }
 /// Values of [`super::EmbeddedResourceResource`].
@@ -743,38 +674,8 @@ pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
 fn empty_result_json() -> BoxedStrategy<::serde_json::Value> {
     result_json()
 }
-/// Values of [`super::EnumSchema`].
-pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
-    s::typed(enum_schema_json())
-}
-/// Values of [`super::EnumSchema`] as JSON.
-fn enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            (
-                "UntitledSingleSelectEnumSchema",
-                untitled_single_select_enum_schema_json(),
-            ),
-            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
-            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
-            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
-            ("LegacyTitledEnumSchema", legacy_titled_enum_schema_json()),
-        ]),
-        |json| s::variant_of(json, super::EnumSchema::variant_name),
-    )
-}
-/// Values of [`super::Error`].
-pub fn error() -> BoxedStrategy<super::Error> {
-    s::typed(error_json())
-}
-/// Values of [`super::Error`] as JSON.
-fn error_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("code", s::required(s::integer_json(None, None))),
-        ("data", s::optional_member(s::any_json())),
-        ("message", s::required(s::string_json(None, None, None))),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::enum_schema;
+pub use v2025_11_25_and_v2026_07_28::error;
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
     s::typed(get_prompt_request_json())
@@ -782,9 +683,9 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 /// Values of [`super::GetPromptRequest`] as JSON.
 fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_prompts_get_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("method", s::required(v2024_11_05_to_v2026_07_28::method_prompts_get_json())),
         ("params", s::required(get_prompt_request_params_json())),
     ])
 }
@@ -822,8 +723,8 @@ pub fn get_prompt_result_response() -> BoxedStrategy<super::GetPromptResultRespo
 /// Values of [`super::GetPromptResultResponse`] as JSON.
 fn get_prompt_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("result", s::required(get_prompt_result_response_result_json())),
     ])
 }
@@ -851,8 +752,8 @@ pub fn header_mismatch_error() -> BoxedStrategy<super::HeaderMismatchError> {
 fn header_mismatch_error_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("error", s::required(header_mismatch_error_error_json())),
-        ("id", s::optional_member(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
     ])
 }
 /// Values of [`super::HeaderMismatchErrorError`].
@@ -867,40 +768,9 @@ fn header_mismatch_error_error_json() -> BoxedStrategy<::serde_json::Value> {
         ("message", s::required(s::string_json(None, None, None))),
     ])
 }
-/// Values of [`super::Icon`].
-pub fn icon() -> BoxedStrategy<super::Icon> {
-    s::typed(icon_json())
-}
-/// Values of [`super::Icon`] as JSON.
-fn icon_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("mimeType", s::optional_member(s::string_json(None, None, None))),
-        (
-            "sizes",
-            s::optional_member(
-                s::array_json(s::string_json(None, None, None), None, None),
-            ),
-        ),
-        ("src", s::required(s::string_json(Some("uri"), None, None))),
-        ("theme", s::optional_member(icon_theme_json())),
-    ])
-}
-/// Values of [`super::IconTheme`].
-pub fn icon_theme() -> BoxedStrategy<super::IconTheme> {
-    s::typed(icon_theme_json())
-}
-/// Values of [`super::IconTheme`] as JSON.
-fn icon_theme_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["dark", "light"])
-}
-/// Values of [`super::Icons`].
-pub fn icons() -> BoxedStrategy<super::Icons> {
-    s::typed(icons_json())
-}
-/// Values of [`super::Icons`] as JSON.
-fn icons_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("icons", s::optional_member(s::array_json(icon_json(), None, None)))])
-}
+pub use v2025_11_25_and_v2026_07_28::icon;
+pub use v2025_11_25_and_v2026_07_28::icon_theme;
+pub use v2025_11_25_and_v2026_07_28::icons;
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
     s::typed(image_content_json())
@@ -909,27 +779,16 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        ("annotations", s::optional_member(annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
+        ),
         ("data", s::required(s::string_json(Some("byte"), None, None))),
         ("mimeType", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_image_json())),
+        ("type", s::required(v2024_11_05_to_v2026_07_28::type_image_json())),
     ])
 }
-/// Values of [`super::Implementation`].
-pub fn implementation() -> BoxedStrategy<super::Implementation> {
-    s::typed(implementation_json())
-}
-/// Values of [`super::Implementation`] as JSON.
-fn implementation_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
-        ("name", s::required(s::string_json(None, None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("version", s::required(s::string_json(None, None, None))),
-        ("websiteUrl", s::optional_member(s::string_json(Some("uri"), None, None))),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::implementation;
 /// Values of [`super::InputRequest`].
 pub fn input_request() -> BoxedStrategy<super::InputRequest> {
     s::typed(input_request_json())
@@ -1071,18 +930,7 @@ fn jsonobject_json() -> BoxedStrategy<::serde_json::Value> {
 fn jsonobject_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
     s::map_json(jsonvalue_at_json(depth))
 }
-/// Values of [`super::JSONRPCErrorResponse`].
-pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
-    s::typed(jsonrpcerror_response_json())
-}
-/// Values of [`super::JSONRPCErrorResponse`] as JSON.
-fn jsonrpcerror_response_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("error", s::required(error_json())),
-        ("id", s::optional_member(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::jsonrpcerror_response;
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
     s::typed(jsonrpcmessage_json())
@@ -1091,39 +939,22 @@ pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
 fn jsonrpcmessage_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("JSONRPCRequest", jsonrpcrequest_json()),
-            ("JSONRPCNotification", jsonrpcnotification_json()),
+            ("JSONRPCRequest", v2025_11_25_and_v2026_07_28::jsonrpcrequest_json()),
+            (
+                "JSONRPCNotification",
+                v2025_11_25_and_v2026_07_28::jsonrpcnotification_json(),
+            ),
             ("JSONRPCResultResponse", jsonrpcresult_response_json()),
-            ("JSONRPCErrorResponse", jsonrpcerror_response_json()),
+            (
+                "JSONRPCErrorResponse",
+                v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json(),
+            ),
         ]),
         |json| s::variant_of(json, super::JSONRPCMessage::variant_name),
     )
 }
-/// Values of [`super::JSONRPCNotification`].
-pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
-    s::typed(jsonrpcnotification_json())
-}
-/// Values of [`super::JSONRPCNotification`] as JSON.
-fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(s::object_json())),
-    ])
-}
-/// Values of [`super::JSONRPCRequest`].
-pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
-    s::typed(jsonrpcrequest_json())
-}
-/// Values of [`super::JSONRPCRequest`] as JSON.
-fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(s::object_json())),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::jsonrpcnotification;
+pub use v2025_11_25_and_v2026_07_28::jsonrpcrequest;
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
     s::typed(jsonrpcresponse_json())
@@ -1133,7 +964,10 @@ fn jsonrpcresponse_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
             ("JSONRPCResultResponse", jsonrpcresult_response_json()),
-            ("JSONRPCErrorResponse", jsonrpcerror_response_json()),
+            (
+                "JSONRPCErrorResponse",
+                v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json(),
+            ),
         ]),
         |json| s::variant_of(json, super::JSONRPCResponse::variant_name),
     )
@@ -1145,8 +979,8 @@ pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
 /// Values of [`super::JSONRPCResultResponse`] as JSON.
 fn jsonrpcresult_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("result", s::required(result_json())),
     ])
 }
@@ -1183,37 +1017,8 @@ fn jsonvalue_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::JSONValue::variant_name),
     )
 }
-/// Values of [`super::Jsonrpc2_0`].
-pub fn jsonrpc_2_0() -> BoxedStrategy<super::Jsonrpc2_0> {
-    s::typed(jsonrpc_2_0_json())
-}
-/// Values of [`super::Jsonrpc2_0`] as JSON.
-fn jsonrpc_2_0_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::Jsonrpc2_0)
-}
-/// Values of [`super::LegacyTitledEnumSchema`].
-pub fn legacy_titled_enum_schema() -> BoxedStrategy<super::LegacyTitledEnumSchema> {
-    s::typed(legacy_titled_enum_schema_json())
-}
-/// Values of [`super::LegacyTitledEnumSchema`] as JSON.
-fn legacy_titled_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::string_json(None, None, None))),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        (
-            "enum",
-            s::required(s::array_json(s::string_json(None, None, None), None, None)),
-        ),
-        (
-            "enumNames",
-            s::optional_member(
-                s::array_json(s::string_json(None, None, None), None, None),
-            ),
-        ),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_string_json())),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::jsonrpc_2_0;
+pub use v2025_11_25_and_v2026_07_28::legacy_titled_enum_schema;
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
     s::typed(list_prompts_request_json())
@@ -1221,9 +1026,9 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 /// Values of [`super::ListPromptsRequest`] as JSON.
 fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_prompts_list_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("method", s::required(v2024_11_05_to_v2026_07_28::method_prompts_list_json())),
         ("params", s::required(paginated_request_params_json())),
     ])
 }
@@ -1261,8 +1066,8 @@ pub fn list_prompts_result_response() -> BoxedStrategy<
 /// Values of [`super::ListPromptsResultResponse`] as JSON.
 fn list_prompts_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("result", s::required(list_prompts_result_json())),
     ])
 }
@@ -1275,9 +1080,14 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
 /// Values of [`super::ListResourceTemplatesRequest`] as JSON.
 fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_resources_templates_list_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_resources_templates_list_json(),
+            ),
+        ),
         ("params", s::required(paginated_request_params_json())),
     ])
 }
@@ -1322,8 +1132,8 @@ pub fn list_resource_templates_result_response() -> BoxedStrategy<
 /// Values of [`super::ListResourceTemplatesResultResponse`] as JSON.
 fn list_resource_templates_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("result", s::required(list_resource_templates_result_json())),
     ])
 }
@@ -1334,9 +1144,12 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 /// Values of [`super::ListResourcesRequest`] as JSON.
 fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_resources_list_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2026_07_28::method_resources_list_json()),
+        ),
         ("params", s::required(paginated_request_params_json())),
     ])
 }
@@ -1374,8 +1187,8 @@ pub fn list_resources_result_response() -> BoxedStrategy<
 /// Values of [`super::ListResourcesResultResponse`] as JSON.
 fn list_resources_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("result", s::required(list_resources_result_json())),
     ])
 }
@@ -1386,7 +1199,7 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 /// Values of [`super::ListRootsRequest`] as JSON.
 fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(method_roots_list_json())),
+        ("method", s::required(v2024_11_05_to_v2026_07_28::method_roots_list_json())),
         ("params", s::optional_member(list_roots_request_params_json())),
     ])
 }
@@ -1413,9 +1226,9 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 /// Values of [`super::ListToolsRequest`] as JSON.
 fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_tools_list_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("method", s::required(v2024_11_05_to_v2026_07_28::method_tools_list_json())),
         ("params", s::required(paginated_request_params_json())),
     ])
 }
@@ -1451,30 +1264,12 @@ pub fn list_tools_result_response() -> BoxedStrategy<super::ListToolsResultRespo
 /// Values of [`super::ListToolsResultResponse`] as JSON.
 fn list_tools_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("result", s::required(list_tools_result_json())),
     ])
 }
-/// Values of [`super::LoggingLevel`].
-pub fn logging_level() -> BoxedStrategy<super::LoggingLevel> {
-    s::typed(logging_level_json())
-}
-/// Values of [`super::LoggingLevel`] as JSON.
-fn logging_level_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(
-        &[
-            "alert",
-            "critical",
-            "debug",
-            "emergency",
-            "error",
-            "info",
-            "notice",
-            "warning",
-        ],
-    )
-}
+pub use v2024_11_05_to_v2026_07_28::logging_level;
 /// Values of [`super::LoggingMessageNotification`].
 pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
@@ -1484,8 +1279,11 @@ pub fn logging_message_notification() -> BoxedStrategy<
 /// Values of [`super::LoggingMessageNotification`] as JSON.
 fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_message_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2026_07_28::method_notifications_message_json()),
+        ),
         ("params", s::required(logging_message_notification_params_json())),
     ])
 }
@@ -1500,7 +1298,7 @@ fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Val
     s::object([
         ("_meta", s::optional_member(notification_meta_object_json())),
         ("data", s::required(s::any_json())),
-        ("level", s::required(logging_level_json())),
+        ("level", s::required(v2024_11_05_to_v2026_07_28::logging_level_json())),
         ("logger", s::optional_member(s::string_json(None, None, None))),
     ])
 }
@@ -1512,22 +1310,8 @@ pub fn meta_object() -> BoxedStrategy<super::MetaObject> {
 fn meta_object_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_json()
 }
-/// Values of [`super::MethodCompletionComplete`].
-pub fn method_completion_complete() -> BoxedStrategy<super::MethodCompletionComplete> {
-    s::typed(method_completion_complete_json())
-}
-/// Values of [`super::MethodCompletionComplete`] as JSON.
-fn method_completion_complete_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodCompletionComplete)
-}
-/// Values of [`super::MethodElicitationCreate`].
-pub fn method_elicitation_create() -> BoxedStrategy<super::MethodElicitationCreate> {
-    s::typed(method_elicitation_create_json())
-}
-/// Values of [`super::MethodElicitationCreate`] as JSON.
-fn method_elicitation_create_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodElicitationCreate)
-}
+pub use v2024_11_05_to_v2026_07_28::method_completion_complete;
+pub use v2025_06_18_to_v2026_07_28::method_elicitation_create;
 /// Values of [`super::MethodNotFoundError`].
 pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
     s::typed(method_not_found_error_json())
@@ -1540,70 +1324,12 @@ fn method_not_found_error_json() -> BoxedStrategy<::serde_json::Value> {
         ("message", s::required(s::string_json(None, None, None))),
     ])
 }
-/// Values of [`super::MethodNotificationsCancelled`].
-pub fn method_notifications_cancelled() -> BoxedStrategy<
-    super::MethodNotificationsCancelled,
-> {
-    s::typed(method_notifications_cancelled_json())
-}
-/// Values of [`super::MethodNotificationsCancelled`] as JSON.
-fn method_notifications_cancelled_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsCancelled)
-}
-/// Values of [`super::MethodNotificationsMessage`].
-pub fn method_notifications_message() -> BoxedStrategy<
-    super::MethodNotificationsMessage,
-> {
-    s::typed(method_notifications_message_json())
-}
-/// Values of [`super::MethodNotificationsMessage`] as JSON.
-fn method_notifications_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsMessage)
-}
-/// Values of [`super::MethodNotificationsProgress`].
-pub fn method_notifications_progress() -> BoxedStrategy<
-    super::MethodNotificationsProgress,
-> {
-    s::typed(method_notifications_progress_json())
-}
-/// Values of [`super::MethodNotificationsProgress`] as JSON.
-fn method_notifications_progress_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsProgress)
-}
-/// Values of [`super::MethodNotificationsPromptsListChanged`].
-pub fn method_notifications_prompts_list_changed() -> BoxedStrategy<
-    super::MethodNotificationsPromptsListChanged,
-> {
-    s::typed(method_notifications_prompts_list_changed_json())
-}
-/// Values of [`super::MethodNotificationsPromptsListChanged`] as JSON.
-fn method_notifications_prompts_list_changed_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::constant(&super::MethodNotificationsPromptsListChanged)
-}
-/// Values of [`super::MethodNotificationsResourcesListChanged`].
-pub fn method_notifications_resources_list_changed() -> BoxedStrategy<
-    super::MethodNotificationsResourcesListChanged,
-> {
-    s::typed(method_notifications_resources_list_changed_json())
-}
-/// Values of [`super::MethodNotificationsResourcesListChanged`] as JSON.
-fn method_notifications_resources_list_changed_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::constant(&super::MethodNotificationsResourcesListChanged)
-}
-/// Values of [`super::MethodNotificationsResourcesUpdated`].
-pub fn method_notifications_resources_updated() -> BoxedStrategy<
-    super::MethodNotificationsResourcesUpdated,
-> {
-    s::typed(method_notifications_resources_updated_json())
-}
-/// Values of [`super::MethodNotificationsResourcesUpdated`] as JSON.
-fn method_notifications_resources_updated_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsResourcesUpdated)
-}
+pub use v2024_11_05_to_v2026_07_28::method_notifications_cancelled;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_message;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_progress;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed;
+pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_updated;
 /// Values of [`super::MethodNotificationsSubscriptionsAcknowledged`].
 pub fn method_notifications_subscriptions_acknowledged() -> BoxedStrategy<
     super::MethodNotificationsSubscriptionsAcknowledged,
@@ -1616,76 +1342,14 @@ fn method_notifications_subscriptions_acknowledged_json() -> BoxedStrategy<
 > {
     s::constant(&super::MethodNotificationsSubscriptionsAcknowledged)
 }
-/// Values of [`super::MethodNotificationsToolsListChanged`].
-pub fn method_notifications_tools_list_changed() -> BoxedStrategy<
-    super::MethodNotificationsToolsListChanged,
-> {
-    s::typed(method_notifications_tools_list_changed_json())
-}
-/// Values of [`super::MethodNotificationsToolsListChanged`] as JSON.
-fn method_notifications_tools_list_changed_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodNotificationsToolsListChanged)
-}
-/// Values of [`super::MethodPromptsGet`].
-pub fn method_prompts_get() -> BoxedStrategy<super::MethodPromptsGet> {
-    s::typed(method_prompts_get_json())
-}
-/// Values of [`super::MethodPromptsGet`] as JSON.
-fn method_prompts_get_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodPromptsGet)
-}
-/// Values of [`super::MethodPromptsList`].
-pub fn method_prompts_list() -> BoxedStrategy<super::MethodPromptsList> {
-    s::typed(method_prompts_list_json())
-}
-/// Values of [`super::MethodPromptsList`] as JSON.
-fn method_prompts_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodPromptsList)
-}
-/// Values of [`super::MethodResourcesList`].
-pub fn method_resources_list() -> BoxedStrategy<super::MethodResourcesList> {
-    s::typed(method_resources_list_json())
-}
-/// Values of [`super::MethodResourcesList`] as JSON.
-fn method_resources_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesList)
-}
-/// Values of [`super::MethodResourcesRead`].
-pub fn method_resources_read() -> BoxedStrategy<super::MethodResourcesRead> {
-    s::typed(method_resources_read_json())
-}
-/// Values of [`super::MethodResourcesRead`] as JSON.
-fn method_resources_read_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesRead)
-}
-/// Values of [`super::MethodResourcesTemplatesList`].
-pub fn method_resources_templates_list() -> BoxedStrategy<
-    super::MethodResourcesTemplatesList,
-> {
-    s::typed(method_resources_templates_list_json())
-}
-/// Values of [`super::MethodResourcesTemplatesList`] as JSON.
-fn method_resources_templates_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodResourcesTemplatesList)
-}
-/// Values of [`super::MethodRootsList`].
-pub fn method_roots_list() -> BoxedStrategy<super::MethodRootsList> {
-    s::typed(method_roots_list_json())
-}
-/// Values of [`super::MethodRootsList`] as JSON.
-fn method_roots_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodRootsList)
-}
-/// Values of [`super::MethodSamplingCreateMessage`].
-pub fn method_sampling_create_message() -> BoxedStrategy<
-    super::MethodSamplingCreateMessage,
-> {
-    s::typed(method_sampling_create_message_json())
-}
-/// Values of [`super::MethodSamplingCreateMessage`] as JSON.
-fn method_sampling_create_message_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodSamplingCreateMessage)
-}
+pub use v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed;
+pub use v2024_11_05_to_v2026_07_28::method_prompts_get;
+pub use v2024_11_05_to_v2026_07_28::method_prompts_list;
+pub use v2024_11_05_to_v2026_07_28::method_resources_list;
+pub use v2024_11_05_to_v2026_07_28::method_resources_read;
+pub use v2024_11_05_to_v2026_07_28::method_resources_templates_list;
+pub use v2024_11_05_to_v2026_07_28::method_roots_list;
+pub use v2024_11_05_to_v2026_07_28::method_sampling_create_message;
 /// Values of [`super::MethodServerDiscover`].
 pub fn method_server_discover() -> BoxedStrategy<super::MethodServerDiscover> {
     s::typed(method_server_discover_json())
@@ -1702,22 +1366,8 @@ pub fn method_subscriptions_listen() -> BoxedStrategy<super::MethodSubscriptions
 fn method_subscriptions_listen_json() -> BoxedStrategy<::serde_json::Value> {
     s::constant(&super::MethodSubscriptionsListen)
 }
-/// Values of [`super::MethodToolsCall`].
-pub fn method_tools_call() -> BoxedStrategy<super::MethodToolsCall> {
-    s::typed(method_tools_call_json())
-}
-/// Values of [`super::MethodToolsCall`] as JSON.
-fn method_tools_call_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodToolsCall)
-}
-/// Values of [`super::MethodToolsList`].
-pub fn method_tools_list() -> BoxedStrategy<super::MethodToolsList> {
-    s::typed(method_tools_list_json())
-}
-/// Values of [`super::MethodToolsList`] as JSON.
-fn method_tools_list_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::MethodToolsList)
-}
+pub use v2024_11_05_to_v2026_07_28::method_tools_call;
+pub use v2024_11_05_to_v2026_07_28::method_tools_list;
 /// Values of [`super::MissingRequiredClientCapabilityError`].
 pub fn missing_required_client_capability_error() -> BoxedStrategy<
     super::MissingRequiredClientCapabilityError,
@@ -1730,8 +1380,8 @@ fn missing_required_client_capability_error_json() -> BoxedStrategy<
 > {
     s::object([
         ("error", s::required(missing_required_client_capability_error_error_json())),
-        ("id", s::optional_member(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
     ])
 }
 /// Values of [`super::MissingRequiredClientCapabilityErrorError`].
@@ -1765,71 +1415,12 @@ fn missing_required_client_capability_error_error_data_json() -> BoxedStrategy<
 > {
     s::object([("requiredCapabilities", s::required(client_capabilities_json()))])
 }
-/// Values of [`super::ModeForm`].
-pub fn mode_form() -> BoxedStrategy<super::ModeForm> {
-    s::typed(mode_form_json())
-}
-/// Values of [`super::ModeForm`] as JSON.
-fn mode_form_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::ModeForm)
-}
-/// Values of [`super::ModeUrl`].
-pub fn mode_url() -> BoxedStrategy<super::ModeUrl> {
-    s::typed(mode_url_json())
-}
-/// Values of [`super::ModeUrl`] as JSON.
-fn mode_url_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::ModeUrl)
-}
-/// Values of [`super::ModelHint`].
-pub fn model_hint() -> BoxedStrategy<super::ModelHint> {
-    s::typed(model_hint_json())
-}
-/// Values of [`super::ModelHint`] as JSON.
-fn model_hint_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("name", s::optional_member(s::string_json(None, None, None)))])
-}
-/// Values of [`super::ModelPreferences`].
-pub fn model_preferences() -> BoxedStrategy<super::ModelPreferences> {
-    s::typed(model_preferences_json())
-}
-/// Values of [`super::ModelPreferences`] as JSON.
-fn model_preferences_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("costPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-        ("hints", s::optional_member(s::array_json(model_hint_json(), None, None))),
-        (
-            "intelligencePriority",
-            s::optional_member(s::number_json(Some(0f64), Some(1f64))),
-        ),
-        ("speedPriority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
-    ])
-}
-/// Values of [`super::MultiSelectEnumSchema`].
-pub fn multi_select_enum_schema() -> BoxedStrategy<super::MultiSelectEnumSchema> {
-    s::typed(multi_select_enum_schema_json())
-}
-/// Values of [`super::MultiSelectEnumSchema`] as JSON.
-fn multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
-            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
-        ]),
-        |json| s::variant_of(json, super::MultiSelectEnumSchema::variant_name),
-    )
-}
-/// Values of [`super::Notification`].
-pub fn notification() -> BoxedStrategy<super::Notification> {
-    s::typed(notification_json())
-}
-/// Values of [`super::Notification`] as JSON.
-fn notification_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(s::object_json())),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::mode_form;
+pub use v2025_11_25_and_v2026_07_28::mode_url;
+pub use v2024_11_05_to_v2026_07_28::model_hint;
+pub use v2024_11_05_to_v2026_07_28::model_preferences;
+pub use v2025_11_25_and_v2026_07_28::multi_select_enum_schema;
+pub use v2025_11_25_and_v2026_07_28::notification;
 /// Values of [`super::NotificationMetaObject`].
 pub fn notification_meta_object() -> BoxedStrategy<super::NotificationMetaObject> {
     s::typed(notification_meta_object_json())
@@ -1837,7 +1428,10 @@ pub fn notification_meta_object() -> BoxedStrategy<super::NotificationMetaObject
 /// Values of [`super::NotificationMetaObject`] as JSON.
 fn notification_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("io.modelcontextprotocol/subscriptionId", s::optional_member(request_id_json())),
+        (
+            "io.modelcontextprotocol/subscriptionId",
+            s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json()),
+        ),
     ])
 }
 /// Values of [`super::NotificationParams`].
@@ -1848,29 +1442,8 @@ pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
 fn notification_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([("_meta", s::optional_member(notification_meta_object_json()))])
 }
-/// Values of [`super::NumberSchema`].
-pub fn number_schema() -> BoxedStrategy<super::NumberSchema> {
-    s::typed(number_schema_json())
-}
-/// Values of [`super::NumberSchema`] as JSON.
-fn number_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::number_json(None, None))),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("maximum", s::optional_member(s::number_json(None, None))),
-        ("minimum", s::optional_member(s::number_json(None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(number_schema_type_json())),
-    ])
-}
-/// Values of [`super::NumberSchemaType`].
-pub fn number_schema_type() -> BoxedStrategy<super::NumberSchemaType> {
-    s::typed(number_schema_type_json())
-}
-/// Values of [`super::NumberSchemaType`] as JSON.
-fn number_schema_type_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["integer", "number"])
-}
+pub use v2025_11_25_and_v2026_07_28::number_schema;
+pub use v2025_06_18_to_v2026_07_28::number_schema_type;
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
     s::typed(paginated_request_json())
@@ -1878,8 +1451,8 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 /// Values of [`super::PaginatedRequest`] as JSON.
 fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("method", s::required(s::string_json(None, None, None))),
         ("params", s::required(paginated_request_params_json())),
     ])
@@ -1919,29 +1492,7 @@ fn parse_error_json() -> BoxedStrategy<::serde_json::Value> {
         ("message", s::required(s::string_json(None, None, None))),
     ])
 }
-/// Values of [`super::PrimitiveSchemaDefinition`].
-pub fn primitive_schema_definition() -> BoxedStrategy<super::PrimitiveSchemaDefinition> {
-    s::typed(primitive_schema_definition_json())
-}
-/// Values of [`super::PrimitiveSchemaDefinition`] as JSON.
-fn primitive_schema_definition_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("StringSchema", string_schema_json()),
-            ("NumberSchema", number_schema_json()),
-            ("BooleanSchema", boolean_schema_json()),
-            (
-                "UntitledSingleSelectEnumSchema",
-                untitled_single_select_enum_schema_json(),
-            ),
-            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
-            ("UntitledMultiSelectEnumSchema", untitled_multi_select_enum_schema_json()),
-            ("TitledMultiSelectEnumSchema", titled_multi_select_enum_schema_json()),
-            ("LegacyTitledEnumSchema", legacy_titled_enum_schema_json()),
-        ]),
-        |json| s::variant_of(json, super::PrimitiveSchemaDefinition::variant_name),
-    )
-}
+pub use v2025_11_25_and_v2026_07_28::primitive_schema_definition;
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
     s::typed(progress_notification_json())
@@ -1949,8 +1500,11 @@ pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
 /// Values of [`super::ProgressNotification`] as JSON.
 fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_progress_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2026_07_28::method_notifications_progress_json()),
+        ),
         ("params", s::required(progress_notification_params_json())),
     ])
 }
@@ -1966,24 +1520,14 @@ fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(notification_meta_object_json())),
         ("message", s::optional_member(s::string_json(None, None, None))),
         ("progress", s::required(s::number_json(None, None))),
-        ("progressToken", s::required(progress_token_json())),
+        (
+            "progressToken",
+            s::required(v2024_11_05_to_v2026_07_28::progress_token_json()),
+        ),
         ("total", s::optional_member(s::number_json(None, None))),
     ])
 }
-/// Values of [`super::ProgressToken`].
-pub fn progress_token() -> BoxedStrategy<super::ProgressToken> {
-    s::typed(progress_token_json())
-}
-/// Values of [`super::ProgressToken`] as JSON.
-fn progress_token_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("String", s::string_json(None, None, None)),
-            ("Integer", s::integer_json(None, None)),
-        ]),
-        |json| s::variant_of(json, super::ProgressToken::variant_name),
-    )
-}
+pub use v2024_11_05_to_v2026_07_28::progress_token;
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
     s::typed(prompt_json())
@@ -1994,27 +1538,26 @@ fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(meta_object_json())),
         (
             "arguments",
-            s::optional_member(s::array_json(prompt_argument_json(), None, None)),
+            s::optional_member(
+                s::array_json(
+                    v2025_06_18_to_v2026_07_28::prompt_argument_json(),
+                    None,
+                    None,
+                ),
+            ),
         ),
         ("description", s::optional_member(s::string_json(None, None, None))),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        (
+            "icons",
+            s::optional_member(
+                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
+            ),
+        ),
         ("name", s::required(s::string_json(None, None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-/// Values of [`super::PromptArgument`].
-pub fn prompt_argument() -> BoxedStrategy<super::PromptArgument> {
-    s::typed(prompt_argument_json())
-}
-/// Values of [`super::PromptArgument`] as JSON.
-fn prompt_argument_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("name", s::required(s::string_json(None, None, None))),
-        ("required", s::optional_member(s::boolean_json())),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-    ])
-}
+pub use v2025_06_18_to_v2026_07_28::prompt_argument;
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
@@ -2024,8 +1567,13 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::PromptListChangedNotification`] as JSON.
 fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_prompts_list_changed_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed_json(),
+            ),
+        ),
         ("params", s::optional_member(notification_params_json())),
     ])
 }
@@ -2037,21 +1585,10 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("content", s::required(content_block_json())),
-        ("role", s::required(role_json())),
+        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
     ])
 }
-/// Values of [`super::PromptReference`].
-pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
-    s::typed(prompt_reference_json())
-}
-/// Values of [`super::PromptReference`] as JSON.
-fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("name", s::required(s::string_json(None, None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_ref_prompt_json())),
-    ])
-}
+pub use v2025_06_18_to_v2026_07_28::prompt_reference;
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
     s::typed(read_resource_request_json())
@@ -2059,9 +1596,12 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 /// Values of [`super::ReadResourceRequest`] as JSON.
 fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_resources_read_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(v2024_11_05_to_v2026_07_28::method_resources_read_json()),
+        ),
         ("params", s::required(read_resource_request_params_json())),
     ])
 }
@@ -2134,8 +1674,8 @@ pub fn read_resource_result_response() -> BoxedStrategy<
 /// Values of [`super::ReadResourceResultResponse`] as JSON.
 fn read_resource_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("result", s::required(read_resource_result_response_result_json())),
     ])
 }
@@ -2155,31 +1695,8 @@ fn read_resource_result_response_result_json() -> BoxedStrategy<::serde_json::Va
         |json| s::variant_of(json, super::ReadResourceResultResponseResult::variant_name),
     )
 }
-/// Values of [`super::Request`].
-pub fn request() -> BoxedStrategy<super::Request> {
-    s::typed(request_json())
-}
-/// Values of [`super::Request`] as JSON.
-fn request_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(s::object_json())),
-    ])
-}
-/// Values of [`super::RequestId`].
-pub fn request_id() -> BoxedStrategy<super::RequestId> {
-    s::typed(request_id_json())
-}
-/// Values of [`super::RequestId`] as JSON.
-fn request_id_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            ("String", s::string_json(None, None, None)),
-            ("Integer", s::integer_json(None, None)),
-        ]),
-        |json| s::variant_of(json, super::RequestId::variant_name),
-    )
-}
+pub use v2025_11_25_and_v2026_07_28::request;
+pub use v2024_11_05_to_v2026_07_28::request_id;
 /// Values of [`super::RequestMetaObject`].
 pub fn request_meta_object() -> BoxedStrategy<super::RequestMetaObject> {
     s::typed(request_meta_object_json())
@@ -2193,14 +1710,20 @@ fn request_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
         ),
         (
             "io.modelcontextprotocol/clientInfo",
-            s::optional_member(implementation_json()),
+            s::optional_member(v2025_11_25_and_v2026_07_28::implementation_json()),
         ),
-        ("io.modelcontextprotocol/logLevel", s::optional_member(logging_level_json())),
+        (
+            "io.modelcontextprotocol/logLevel",
+            s::optional_member(v2024_11_05_to_v2026_07_28::logging_level_json()),
+        ),
         (
             "io.modelcontextprotocol/protocolVersion",
             s::required(s::string_json(None, None, None)),
         ),
-        ("progressToken", s::optional_member(progress_token_json())),
+        (
+            "progressToken",
+            s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
+        ),
     ])
 }
 /// Values of [`super::RequestParams`].
@@ -2219,9 +1742,17 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 fn resource_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        ("annotations", s::optional_member(annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
+        ),
         ("description", s::optional_member(s::string_json(None, None, None))),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        (
+            "icons",
+            s::optional_member(
+                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
+            ),
+        ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
         ("size", s::optional_member(s::integer_json(None, None))),
@@ -2249,14 +1780,22 @@ pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
 fn resource_link_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        ("annotations", s::optional_member(annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
+        ),
         ("description", s::optional_member(s::string_json(None, None, None))),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        (
+            "icons",
+            s::optional_member(
+                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
+            ),
+        ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
         ("size", s::optional_member(s::integer_json(None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_resource_link_json())),
+        ("type", s::required(v2025_06_18_to_v2026_07_28::type_resource_link_json())),
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
@@ -2269,8 +1808,13 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::ResourceListChangedNotification`] as JSON.
 fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_resources_list_changed_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed_json(),
+            ),
+        ),
         ("params", s::optional_member(notification_params_json())),
     ])
 }
@@ -2293,26 +1837,24 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        ("annotations", s::optional_member(annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
+        ),
         ("description", s::optional_member(s::string_json(None, None, None))),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        (
+            "icons",
+            s::optional_member(
+                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
+            ),
+        ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
         ("uriTemplate", s::required(s::string_json(Some("uri-template"), None, None))),
     ])
 }
-/// Values of [`super::ResourceTemplateReference`].
-pub fn resource_template_reference() -> BoxedStrategy<super::ResourceTemplateReference> {
-    s::typed(resource_template_reference_json())
-}
-/// Values of [`super::ResourceTemplateReference`] as JSON.
-fn resource_template_reference_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("type", s::required(type_ref_resource_json())),
-        ("uri", s::required(s::string_json(Some("uri-template"), None, None))),
-    ])
-}
+pub use v2025_06_18_to_v2026_07_28::resource_template_reference;
 /// Values of [`super::ResourceUpdatedNotification`].
 pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
@@ -2322,8 +1864,13 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 /// Values of [`super::ResourceUpdatedNotification`] as JSON.
 fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_resources_updated_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_notifications_resources_updated_json(),
+            ),
+        ),
         ("params", s::required(resource_updated_notification_params_json())),
     ])
 }
@@ -2362,7 +1909,10 @@ pub fn result_meta_object() -> BoxedStrategy<super::ResultMetaObject> {
 /// Values of [`super::ResultMetaObject`] as JSON.
 fn result_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("io.modelcontextprotocol/serverInfo", s::optional_member(implementation_json())),
+        (
+            "io.modelcontextprotocol/serverInfo",
+            s::optional_member(v2025_11_25_and_v2026_07_28::implementation_json()),
+        ),
     ])
 }
 /// Values of [`super::ResultType`].
@@ -2373,14 +1923,7 @@ pub fn result_type() -> BoxedStrategy<super::ResultType> {
 fn result_type_json() -> BoxedStrategy<::serde_json::Value> {
     s::string_json(None, None, None)
 }
-/// Values of [`super::Role`].
-pub fn role() -> BoxedStrategy<super::Role> {
-    s::typed(role_json())
-}
-/// Values of [`super::Role`] as JSON.
-fn role_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["assistant", "user"])
-}
+pub use v2024_11_05_to_v2026_07_28::role;
 /// Values of [`super::Root`].
 pub fn root() -> BoxedStrategy<super::Root> {
     s::typed(root_json())
@@ -2402,7 +1945,7 @@ fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
         ("content", s::required(sampling_message_content_json())),
-        ("role", s::required(role_json())),
+        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
     ])
 }
 /// Values of [`super::SamplingMessageContent`].
@@ -2453,40 +1996,29 @@ fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
         ("experimental", s::optional_member(s::map_json(jsonobject_json()))),
         ("extensions", s::optional_member(s::map_json(jsonobject_json()))),
         ("logging", s::optional_member(jsonobject_json())),
-        ("prompts", s::optional_member(server_capabilities_prompts_json())),
-        ("resources", s::optional_member(server_capabilities_resources_json())),
-        ("tools", s::optional_member(server_capabilities_tools_json())),
+        (
+            "prompts",
+            s::optional_member(
+                v2024_11_05_to_v2026_07_28::server_capabilities_prompts_json(),
+            ),
+        ),
+        (
+            "resources",
+            s::optional_member(
+                v2024_11_05_to_v2026_07_28::server_capabilities_resources_json(),
+            ),
+        ),
+        (
+            "tools",
+            s::optional_member(
+                v2024_11_05_to_v2026_07_28::server_capabilities_tools_json(),
+            ),
+        ),
     ])
 }
-/// Values of [`super::ServerCapabilitiesPrompts`].
-pub fn server_capabilities_prompts() -> BoxedStrategy<super::ServerCapabilitiesPrompts> {
-    s::typed(server_capabilities_prompts_json())
-}
-/// Values of [`super::ServerCapabilitiesPrompts`] as JSON.
-fn server_capabilities_prompts_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("listChanged", s::optional_member(s::boolean_json()))])
-}
-/// Values of [`super::ServerCapabilitiesResources`].
-pub fn server_capabilities_resources() -> BoxedStrategy<
-    super::ServerCapabilitiesResources,
-> {
-    s::typed(server_capabilities_resources_json())
-}
-/// Values of [`super::ServerCapabilitiesResources`] as JSON.
-fn server_capabilities_resources_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("listChanged", s::optional_member(s::boolean_json())),
-        ("subscribe", s::optional_member(s::boolean_json())),
-    ])
-}
-/// Values of [`super::ServerCapabilitiesTools`].
-pub fn server_capabilities_tools() -> BoxedStrategy<super::ServerCapabilitiesTools> {
-    s::typed(server_capabilities_tools_json())
-}
-/// Values of [`super::ServerCapabilitiesTools`] as JSON.
-fn server_capabilities_tools_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("listChanged", s::optional_member(s::boolean_json()))])
-}
+pub use v2024_11_05_to_v2026_07_28::server_capabilities_prompts;
+pub use v2024_11_05_to_v2026_07_28::server_capabilities_resources;
+pub use v2024_11_05_to_v2026_07_28::server_capabilities_tools;
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
     s::typed(server_notification_json())
@@ -2537,47 +2069,9 @@ fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::ServerResult::variant_name),
     )
 }
-/// Values of [`super::SingleSelectEnumSchema`].
-pub fn single_select_enum_schema() -> BoxedStrategy<super::SingleSelectEnumSchema> {
-    s::typed(single_select_enum_schema_json())
-}
-/// Values of [`super::SingleSelectEnumSchema`] as JSON.
-fn single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::union(
-        Vec::from([
-            (
-                "UntitledSingleSelectEnumSchema",
-                untitled_single_select_enum_schema_json(),
-            ),
-            ("TitledSingleSelectEnumSchema", titled_single_select_enum_schema_json()),
-        ]),
-        |json| s::variant_of(json, super::SingleSelectEnumSchema::variant_name),
-    )
-}
-/// Values of [`super::StringSchema`].
-pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
-    s::typed(string_schema_json())
-}
-/// Values of [`super::StringSchema`] as JSON.
-fn string_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::string_json(None, None, None))),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("format", s::optional_member(string_schema_format_json())),
-        ("maxLength", s::optional_member(s::integer_json(None, None))),
-        ("minLength", s::optional_member(s::integer_json(None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_string_json())),
-    ])
-}
-/// Values of [`super::StringSchemaFormat`].
-pub fn string_schema_format() -> BoxedStrategy<super::StringSchemaFormat> {
-    s::typed(string_schema_format_json())
-}
-/// Values of [`super::StringSchemaFormat`] as JSON.
-fn string_schema_format_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["date", "date-time", "email", "uri"])
-}
+pub use v2025_11_25_and_v2026_07_28::single_select_enum_schema;
+pub use v2025_11_25_and_v2026_07_28::string_schema;
+pub use v2025_06_18_to_v2026_07_28::string_schema_format;
 /// Values of [`super::SubscriptionFilter`].
 pub fn subscription_filter() -> BoxedStrategy<super::SubscriptionFilter> {
     s::typed(subscription_filter_json())
@@ -2605,7 +2099,7 @@ pub fn subscriptions_acknowledged_notification() -> BoxedStrategy<
 /// Values of [`super::SubscriptionsAcknowledgedNotification`] as JSON.
 fn subscriptions_acknowledged_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("method", s::required(method_notifications_subscriptions_acknowledged_json())),
         ("params", s::required(subscriptions_acknowledged_notification_params_json())),
     ])
@@ -2634,8 +2128,8 @@ pub fn subscriptions_listen_request() -> BoxedStrategy<
 /// Values of [`super::SubscriptionsListenRequest`] as JSON.
 fn subscriptions_listen_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("method", s::required(method_subscriptions_listen_json())),
         ("params", s::required(subscriptions_listen_request_params_json())),
     ])
@@ -2675,9 +2169,12 @@ fn subscriptions_listen_result_meta_object_json() -> BoxedStrategy<::serde_json:
     s::object([
         (
             "io.modelcontextprotocol/serverInfo",
-            s::optional_member(implementation_json()),
+            s::optional_member(v2025_11_25_and_v2026_07_28::implementation_json()),
         ),
-        ("io.modelcontextprotocol/subscriptionId", s::required(request_id_json())),
+        (
+            "io.modelcontextprotocol/subscriptionId",
+            s::required(v2024_11_05_to_v2026_07_28::request_id_json()),
+        ),
     ])
 }
 /// Values of [`super::SubscriptionsListenResultResponse`].
@@ -2689,8 +2186,8 @@ pub fn subscriptions_listen_result_response() -> BoxedStrategy<
 /// Values of [`super::SubscriptionsListenResultResponse`] as JSON.
 fn subscriptions_listen_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
         ("result", s::required(subscriptions_listen_result_json())),
     ])
 }
@@ -2702,9 +2199,12 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        ("annotations", s::optional_member(annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
+        ),
         ("text", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_text_json())),
+        ("type", s::required(v2024_11_05_to_v2026_07_28::type_text_json())),
     ])
 }
 /// Values of [`super::TextResourceContents`].
@@ -2720,105 +2220,11 @@ fn text_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
-/// Values of [`super::TitledMultiSelectEnumSchema`].
-pub fn titled_multi_select_enum_schema() -> BoxedStrategy<
-    super::TitledMultiSelectEnumSchema,
-> {
-    s::typed(titled_multi_select_enum_schema_json())
-}
-/// Values of [`super::TitledMultiSelectEnumSchema`] as JSON.
-fn titled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        (
-            "default",
-            s::optional_member(
-                s::array_json(s::string_json(None, None, None), None, None),
-            ),
-        ),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("items", s::required(titled_multi_select_enum_schema_items_json())),
-        ("maxItems", s::optional_member(s::integer_json(None, None))),
-        ("minItems", s::optional_member(s::integer_json(None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_array_json())),
-    ])
-}
-/// Values of [`super::TitledMultiSelectEnumSchemaItems`].
-pub fn titled_multi_select_enum_schema_items() -> BoxedStrategy<
-    super::TitledMultiSelectEnumSchemaItems,
-> {
-    s::typed(titled_multi_select_enum_schema_items_json())
-}
-/// Values of [`super::TitledMultiSelectEnumSchemaItems`] as JSON.
-fn titled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        (
-            "anyOf",
-            s::required(
-                s::array_json(
-                    titled_multi_select_enum_schema_items_any_of_item_json(),
-                    None,
-                    None,
-                ),
-            ),
-        ),
-    ])
-}
-/// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`].
-pub fn titled_multi_select_enum_schema_items_any_of_item() -> BoxedStrategy<
-    super::TitledMultiSelectEnumSchemaItemsAnyOfItem,
-> {
-    s::typed(titled_multi_select_enum_schema_items_any_of_item_json())
-}
-/// Values of [`super::TitledMultiSelectEnumSchemaItemsAnyOfItem`] as JSON.
-fn titled_multi_select_enum_schema_items_any_of_item_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::object([
-        ("const", s::required(s::string_json(None, None, None))),
-        ("title", s::required(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::TitledSingleSelectEnumSchema`].
-pub fn titled_single_select_enum_schema() -> BoxedStrategy<
-    super::TitledSingleSelectEnumSchema,
-> {
-    s::typed(titled_single_select_enum_schema_json())
-}
-/// Values of [`super::TitledSingleSelectEnumSchema`] as JSON.
-fn titled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::string_json(None, None, None))),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        (
-            "oneOf",
-            s::required(
-                s::array_json(
-                    titled_single_select_enum_schema_one_of_item_json(),
-                    None,
-                    None,
-                ),
-            ),
-        ),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_string_json())),
-    ])
-}
-/// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`].
-pub fn titled_single_select_enum_schema_one_of_item() -> BoxedStrategy<
-    super::TitledSingleSelectEnumSchemaOneOfItem,
-> {
-    s::typed(titled_single_select_enum_schema_one_of_item_json())
-}
-/// Values of [`super::TitledSingleSelectEnumSchemaOneOfItem`] as JSON.
-fn titled_single_select_enum_schema_one_of_item_json() -> BoxedStrategy<
-    ::serde_json::Value,
-> {
-    s::object([
-        ("const", s::required(s::string_json(None, None, None))),
-        ("title", s::required(s::string_json(None, None, None))),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema;
+pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_items;
+pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_items_any_of_item;
+pub use v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema;
+pub use v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema_one_of_item;
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     s::typed(tool_json())
@@ -2827,45 +2233,26 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 fn tool_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        ("annotations", s::optional_member(tool_annotations_json())),
+        (
+            "annotations",
+            s::optional_member(v2025_03_26_to_v2026_07_28::tool_annotations_json()),
+        ),
         ("description", s::optional_member(s::string_json(None, None, None))),
-        ("icons", s::optional_member(s::array_json(icon_json(), None, None))),
+        (
+            "icons",
+            s::optional_member(
+                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
+            ),
+        ),
         ("inputSchema", s::required(tool_input_schema_json())),
         ("name", s::required(s::string_json(None, None, None))),
         ("outputSchema", s::optional_member(tool_output_schema_json())),
         ("title", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-/// Values of [`super::ToolAnnotations`].
-pub fn tool_annotations() -> BoxedStrategy<super::ToolAnnotations> {
-    s::typed(tool_annotations_json())
-}
-/// Values of [`super::ToolAnnotations`] as JSON.
-fn tool_annotations_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("destructiveHint", s::optional_member(s::boolean_json())),
-        ("idempotentHint", s::optional_member(s::boolean_json())),
-        ("openWorldHint", s::optional_member(s::boolean_json())),
-        ("readOnlyHint", s::optional_member(s::boolean_json())),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-    ])
-}
-/// Values of [`super::ToolChoice`].
-pub fn tool_choice() -> BoxedStrategy<super::ToolChoice> {
-    s::typed(tool_choice_json())
-}
-/// Values of [`super::ToolChoice`] as JSON.
-fn tool_choice_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("mode", s::optional_member(tool_choice_mode_json()))])
-}
-/// Values of [`super::ToolChoiceMode`].
-pub fn tool_choice_mode() -> BoxedStrategy<super::ToolChoiceMode> {
-    s::typed(tool_choice_mode_json())
-}
-/// Values of [`super::ToolChoiceMode`] as JSON.
-fn tool_choice_mode_json() -> BoxedStrategy<::serde_json::Value> {
-    s::select_json(&["auto", "none", "required"])
-}
+pub use v2025_03_26_to_v2026_07_28::tool_annotations;
+pub use v2025_11_25_and_v2026_07_28::tool_choice;
+pub use v2025_11_25_and_v2026_07_28::tool_choice_mode;
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
     s::typed(tool_input_schema_json())
@@ -2875,7 +2262,7 @@ fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
             ("$schema", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(type_object_json())),
+            ("type", s::required(v2025_11_25_and_v2026_07_28::type_object_json())),
         ]),
         s::extra(s::any_json(), &["$schema", "type"]),
         None,
@@ -2890,8 +2277,13 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::ToolListChangedNotification`] as JSON.
 fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("method", s::required(method_notifications_tools_list_changed_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        (
+            "method",
+            s::required(
+                v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed_json(),
+            ),
+        ),
         ("params", s::optional_member(notification_params_json())),
     ])
 }
@@ -2919,7 +2311,7 @@ fn tool_result_content_json() -> BoxedStrategy<::serde_json::Value> {
         ("isError", s::optional_member(s::boolean_json())),
         ("structuredContent", s::optional_member(s::any_json())),
         ("toolUseId", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_tool_result_json())),
+        ("type", s::required(v2025_11_25_and_v2026_07_28::type_tool_result_json())),
     ])
 }
 /// Values of [`super::ToolUseContent`].
@@ -2933,113 +2325,22 @@ fn tool_use_content_json() -> BoxedStrategy<::serde_json::Value> {
         ("id", s::required(s::string_json(None, None, None))),
         ("input", s::required(s::object_json())),
         ("name", s::required(s::string_json(None, None, None))),
-        ("type", s::required(type_tool_use_json())),
+        ("type", s::required(v2025_11_25_and_v2026_07_28::type_tool_use_json())),
     ])
 }
-/// Values of [`super::TypeArray`].
-pub fn type_array() -> BoxedStrategy<super::TypeArray> {
-    s::typed(type_array_json())
-}
-/// Values of [`super::TypeArray`] as JSON.
-fn type_array_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeArray)
-}
-/// Values of [`super::TypeAudio`].
-pub fn type_audio() -> BoxedStrategy<super::TypeAudio> {
-    s::typed(type_audio_json())
-}
-/// Values of [`super::TypeAudio`] as JSON.
-fn type_audio_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeAudio)
-}
-/// Values of [`super::TypeBoolean`].
-pub fn type_boolean() -> BoxedStrategy<super::TypeBoolean> {
-    s::typed(type_boolean_json())
-}
-/// Values of [`super::TypeBoolean`] as JSON.
-fn type_boolean_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeBoolean)
-}
-/// Values of [`super::TypeImage`].
-pub fn type_image() -> BoxedStrategy<super::TypeImage> {
-    s::typed(type_image_json())
-}
-/// Values of [`super::TypeImage`] as JSON.
-fn type_image_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeImage)
-}
-/// Values of [`super::TypeObject`].
-pub fn type_object() -> BoxedStrategy<super::TypeObject> {
-    s::typed(type_object_json())
-}
-/// Values of [`super::TypeObject`] as JSON.
-fn type_object_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeObject)
-}
-/// Values of [`super::TypeRefPrompt`].
-pub fn type_ref_prompt() -> BoxedStrategy<super::TypeRefPrompt> {
-    s::typed(type_ref_prompt_json())
-}
-/// Values of [`super::TypeRefPrompt`] as JSON.
-fn type_ref_prompt_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeRefPrompt)
-}
-/// Values of [`super::TypeRefResource`].
-pub fn type_ref_resource() -> BoxedStrategy<super::TypeRefResource> {
-    s::typed(type_ref_resource_json())
-}
-/// Values of [`super::TypeRefResource`] as JSON.
-fn type_ref_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeRefResource)
-}
-/// Values of [`super::TypeResource`].
-pub fn type_resource() -> BoxedStrategy<super::TypeResource> {
-    s::typed(type_resource_json())
-}
-/// Values of [`super::TypeResource`] as JSON.
-fn type_resource_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeResource)
-}
-/// Values of [`super::TypeResourceLink`].
-pub fn type_resource_link() -> BoxedStrategy<super::TypeResourceLink> {
-    s::typed(type_resource_link_json())
-}
-/// Values of [`super::TypeResourceLink`] as JSON.
-fn type_resource_link_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeResourceLink)
-}
-/// Values of [`super::TypeString`].
-pub fn type_string() -> BoxedStrategy<super::TypeString> {
-    s::typed(type_string_json())
-}
-/// Values of [`super::TypeString`] as JSON.
-fn type_string_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeString)
-}
-/// Values of [`super::TypeText`].
-pub fn type_text() -> BoxedStrategy<super::TypeText> {
-    s::typed(type_text_json())
-}
-/// Values of [`super::TypeText`] as JSON.
-fn type_text_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeText)
-}
-/// Values of [`super::TypeToolResult`].
-pub fn type_tool_result() -> BoxedStrategy<super::TypeToolResult> {
-    s::typed(type_tool_result_json())
-}
-/// Values of [`super::TypeToolResult`] as JSON.
-fn type_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeToolResult)
-}
-/// Values of [`super::TypeToolUse`].
-pub fn type_tool_use() -> BoxedStrategy<super::TypeToolUse> {
-    s::typed(type_tool_use_json())
-}
-/// Values of [`super::TypeToolUse`] as JSON.
-fn type_tool_use_json() -> BoxedStrategy<::serde_json::Value> {
-    s::constant(&super::TypeToolUse)
-}
+pub use v2025_11_25_and_v2026_07_28::type_array;
+pub use v2025_03_26_to_v2026_07_28::type_audio;
+pub use v2025_06_18_to_v2026_07_28::type_boolean;
+pub use v2024_11_05_to_v2026_07_28::type_image;
+pub use v2025_11_25_and_v2026_07_28::type_object;
+pub use v2024_11_05_to_v2026_07_28::type_ref_prompt;
+pub use v2025_06_18_to_v2026_07_28::type_ref_resource;
+pub use v2024_11_05_to_v2026_07_28::type_resource;
+pub use v2025_06_18_to_v2026_07_28::type_resource_link;
+pub use v2025_11_25_and_v2026_07_28::type_string;
+pub use v2024_11_05_to_v2026_07_28::type_text;
+pub use v2025_11_25_and_v2026_07_28::type_tool_result;
+pub use v2025_11_25_and_v2026_07_28::type_tool_use;
 /// Values of [`super::UnsupportedProtocolVersionError`].
 pub fn unsupported_protocol_version_error() -> BoxedStrategy<
     super::UnsupportedProtocolVersionError,
@@ -3050,8 +2351,8 @@ pub fn unsupported_protocol_version_error() -> BoxedStrategy<
 fn unsupported_protocol_version_error_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("error", s::required(unsupported_protocol_version_error_error_json())),
-        ("id", s::optional_member(request_id_json())),
-        ("jsonrpc", s::required(jsonrpc_2_0_json())),
+        ("id", s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
     ])
 }
 /// Values of [`super::UnsupportedProtocolVersionErrorError`].
@@ -3088,70 +2389,15 @@ fn unsupported_protocol_version_error_error_data_json() -> BoxedStrategy<
         ),
     ])
 }
-/// Values of [`super::UntitledMultiSelectEnumSchema`].
-pub fn untitled_multi_select_enum_schema() -> BoxedStrategy<
-    super::UntitledMultiSelectEnumSchema,
-> {
-    s::typed(untitled_multi_select_enum_schema_json())
-}
-/// Values of [`super::UntitledMultiSelectEnumSchema`] as JSON.
-fn untitled_multi_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        (
-            "default",
-            s::optional_member(
-                s::array_json(s::string_json(None, None, None), None, None),
-            ),
-        ),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        ("items", s::required(untitled_multi_select_enum_schema_items_json())),
-        ("maxItems", s::optional_member(s::integer_json(None, None))),
-        ("minItems", s::optional_member(s::integer_json(None, None))),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_array_json())),
-    ])
-}
-/// Values of [`super::UntitledMultiSelectEnumSchemaItems`].
-pub fn untitled_multi_select_enum_schema_items() -> BoxedStrategy<
-    super::UntitledMultiSelectEnumSchemaItems,
-> {
-    s::typed(untitled_multi_select_enum_schema_items_json())
-}
-/// Values of [`super::UntitledMultiSelectEnumSchemaItems`] as JSON.
-fn untitled_multi_select_enum_schema_items_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        (
-            "enum",
-            s::required(s::array_json(s::string_json(None, None, None), None, None)),
-        ),
-        ("type", s::required(type_string_json())),
-    ])
-}
-/// Values of [`super::UntitledSingleSelectEnumSchema`].
-pub fn untitled_single_select_enum_schema() -> BoxedStrategy<
-    super::UntitledSingleSelectEnumSchema,
-> {
-    s::typed(untitled_single_select_enum_schema_json())
-}
-/// Values of [`super::UntitledSingleSelectEnumSchema`] as JSON.
-fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([
-        ("default", s::optional_member(s::string_json(None, None, None))),
-        ("description", s::optional_member(s::string_json(None, None, None))),
-        (
-            "enum",
-            s::required(s::array_json(s::string_json(None, None, None), None, None)),
-        ),
-        ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(type_string_json())),
-    ])
-}
+pub use v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema;
+pub use v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema_items;
+pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
 ::mcpwire_types::support::sample_table! {
-    "Annotations" Annotations annotations_json;
+    "Annotations" Annotations v2025_06_18_to_v2026_07_28::annotations_json;
     "AudioContent" AudioContent audio_content_json;
-    "BaseMetadata" BaseMetadata base_metadata_json;
+    "BaseMetadata" BaseMetadata v2025_06_18_to_v2026_07_28::base_metadata_json;
     "BlobResourceContents" BlobResourceContents blob_resource_contents_json;
-    "BooleanSchema" BooleanSchema boolean_schema_json;
+    "BooleanSchema" BooleanSchema v2025_06_18_to_v2026_07_28::boolean_schema_json;
     "CacheableResult" CacheableResult cacheable_result_json;
     "CallToolRequest" CallToolRequest call_tool_request_json;
     "CallToolRequestParams" CallToolRequestParams call_tool_request_params_json;
@@ -3171,7 +2417,7 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "CreateMessageRequest" CreateMessageRequest create_message_request_json;
     "CreateMessageRequestParams" CreateMessageRequestParams create_message_request_params_json;
     "CreateMessageResult" CreateMessageResult create_message_result_json;
-    "Cursor" Cursor cursor_json;
+    "Cursor" Cursor v2024_11_05_to_v2026_07_28::cursor_json;
     "DiscoverRequest" DiscoverRequest discover_request_json;
     "DiscoverResult" DiscoverResult discover_result_json;
     "DiscoverResultResponse" DiscoverResultResponse discover_result_response_json;
@@ -3182,17 +2428,17 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "ElicitResult" ElicitResult elicit_result_json;
     "EmbeddedResource" EmbeddedResource embedded_resource_json;
     "EmptyResult" EmptyResult empty_result_json;
-    "EnumSchema" EnumSchema enum_schema_json;
-    "Error" Error error_json;
+    "EnumSchema" EnumSchema v2025_11_25_and_v2026_07_28::enum_schema_json;
+    "Error" Error v2025_11_25_and_v2026_07_28::error_json;
     "GetPromptRequest" GetPromptRequest get_prompt_request_json;
     "GetPromptRequestParams" GetPromptRequestParams get_prompt_request_params_json;
     "GetPromptResult" GetPromptResult get_prompt_result_json;
     "GetPromptResultResponse" GetPromptResultResponse get_prompt_result_response_json;
     "HeaderMismatchError" HeaderMismatchError header_mismatch_error_json;
-    "Icon" Icon icon_json;
-    "Icons" Icons icons_json;
+    "Icon" Icon v2025_11_25_and_v2026_07_28::icon_json;
+    "Icons" Icons v2025_11_25_and_v2026_07_28::icons_json;
     "ImageContent" ImageContent image_content_json;
-    "Implementation" Implementation implementation_json;
+    "Implementation" Implementation v2025_11_25_and_v2026_07_28::implementation_json;
     "InputRequest" InputRequest input_request_json;
     "InputRequests" InputRequests input_requests_json;
     "InputRequiredResult" InputRequiredResult input_required_result_json;
@@ -3204,14 +2450,14 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "InvalidRequestError" InvalidRequestError invalid_request_error_json;
     "JSONArray" JSONArray jsonarray_json;
     "JSONObject" JSONObject jsonobject_json;
-    "JSONRPCErrorResponse" JSONRPCErrorResponse jsonrpcerror_response_json;
+    "JSONRPCErrorResponse" JSONRPCErrorResponse v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json;
     "JSONRPCMessage" JSONRPCMessage jsonrpcmessage_json;
-    "JSONRPCNotification" JSONRPCNotification jsonrpcnotification_json;
-    "JSONRPCRequest" JSONRPCRequest jsonrpcrequest_json;
+    "JSONRPCNotification" JSONRPCNotification v2025_11_25_and_v2026_07_28::jsonrpcnotification_json;
+    "JSONRPCRequest" JSONRPCRequest v2025_11_25_and_v2026_07_28::jsonrpcrequest_json;
     "JSONRPCResponse" JSONRPCResponse jsonrpcresponse_json;
     "JSONRPCResultResponse" JSONRPCResultResponse jsonrpcresult_response_json;
     "JSONValue" JSONValue jsonvalue_json;
-    "LegacyTitledEnumSchema" LegacyTitledEnumSchema legacy_titled_enum_schema_json;
+    "LegacyTitledEnumSchema" LegacyTitledEnumSchema v2025_11_25_and_v2026_07_28::legacy_titled_enum_schema_json;
     "ListPromptsRequest" ListPromptsRequest list_prompts_request_json;
     "ListPromptsResult" ListPromptsResult list_prompts_result_json;
     "ListPromptsResultResponse" ListPromptsResultResponse list_prompts_result_response_json;
@@ -3226,38 +2472,38 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "ListToolsRequest" ListToolsRequest list_tools_request_json;
     "ListToolsResult" ListToolsResult list_tools_result_json;
     "ListToolsResultResponse" ListToolsResultResponse list_tools_result_response_json;
-    "LoggingLevel" LoggingLevel logging_level_json;
+    "LoggingLevel" LoggingLevel v2024_11_05_to_v2026_07_28::logging_level_json;
     "LoggingMessageNotification" LoggingMessageNotification logging_message_notification_json;
     "LoggingMessageNotificationParams" LoggingMessageNotificationParams logging_message_notification_params_json;
     "MetaObject" MetaObject meta_object_json;
     "MethodNotFoundError" MethodNotFoundError method_not_found_error_json;
     "MissingRequiredClientCapabilityError" MissingRequiredClientCapabilityError missing_required_client_capability_error_json;
-    "ModelHint" ModelHint model_hint_json;
-    "ModelPreferences" ModelPreferences model_preferences_json;
-    "MultiSelectEnumSchema" MultiSelectEnumSchema multi_select_enum_schema_json;
-    "Notification" Notification notification_json;
+    "ModelHint" ModelHint v2024_11_05_to_v2026_07_28::model_hint_json;
+    "ModelPreferences" ModelPreferences v2024_11_05_to_v2026_07_28::model_preferences_json;
+    "MultiSelectEnumSchema" MultiSelectEnumSchema v2025_11_25_and_v2026_07_28::multi_select_enum_schema_json;
+    "Notification" Notification v2025_11_25_and_v2026_07_28::notification_json;
     "NotificationMetaObject" NotificationMetaObject notification_meta_object_json;
     "NotificationParams" NotificationParams notification_params_json;
-    "NumberSchema" NumberSchema number_schema_json;
+    "NumberSchema" NumberSchema v2025_11_25_and_v2026_07_28::number_schema_json;
     "PaginatedRequest" PaginatedRequest paginated_request_json;
     "PaginatedRequestParams" PaginatedRequestParams paginated_request_params_json;
     "PaginatedResult" PaginatedResult paginated_result_json;
     "ParseError" ParseError parse_error_json;
-    "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition primitive_schema_definition_json;
+    "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition v2025_11_25_and_v2026_07_28::primitive_schema_definition_json;
     "ProgressNotification" ProgressNotification progress_notification_json;
     "ProgressNotificationParams" ProgressNotificationParams progress_notification_params_json;
-    "ProgressToken" ProgressToken progress_token_json;
+    "ProgressToken" ProgressToken v2024_11_05_to_v2026_07_28::progress_token_json;
     "Prompt" Prompt prompt_json;
-    "PromptArgument" PromptArgument prompt_argument_json;
+    "PromptArgument" PromptArgument v2025_06_18_to_v2026_07_28::prompt_argument_json;
     "PromptListChangedNotification" PromptListChangedNotification prompt_list_changed_notification_json;
     "PromptMessage" PromptMessage prompt_message_json;
-    "PromptReference" PromptReference prompt_reference_json;
+    "PromptReference" PromptReference v2025_06_18_to_v2026_07_28::prompt_reference_json;
     "ReadResourceRequest" ReadResourceRequest read_resource_request_json;
     "ReadResourceRequestParams" ReadResourceRequestParams read_resource_request_params_json;
     "ReadResourceResult" ReadResourceResult read_resource_result_json;
     "ReadResourceResultResponse" ReadResourceResultResponse read_resource_result_response_json;
-    "Request" Request request_json;
-    "RequestId" RequestId request_id_json;
+    "Request" Request v2025_11_25_and_v2026_07_28::request_json;
+    "RequestId" RequestId v2024_11_05_to_v2026_07_28::request_id_json;
     "RequestMetaObject" RequestMetaObject request_meta_object_json;
     "RequestParams" RequestParams request_params_json;
     "Resource" Resource resource_json;
@@ -3266,21 +2512,21 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "ResourceListChangedNotification" ResourceListChangedNotification resource_list_changed_notification_json;
     "ResourceRequestParams" ResourceRequestParams resource_request_params_json;
     "ResourceTemplate" ResourceTemplate resource_template_json;
-    "ResourceTemplateReference" ResourceTemplateReference resource_template_reference_json;
+    "ResourceTemplateReference" ResourceTemplateReference v2025_06_18_to_v2026_07_28::resource_template_reference_json;
     "ResourceUpdatedNotification" ResourceUpdatedNotification resource_updated_notification_json;
     "ResourceUpdatedNotificationParams" ResourceUpdatedNotificationParams resource_updated_notification_params_json;
     "Result" Result result_json;
     "ResultMetaObject" ResultMetaObject result_meta_object_json;
     "ResultType" ResultType result_type_json;
-    "Role" Role role_json;
+    "Role" Role v2024_11_05_to_v2026_07_28::role_json;
     "Root" Root root_json;
     "SamplingMessage" SamplingMessage sampling_message_json;
     "SamplingMessageContentBlock" SamplingMessageContentBlock sampling_message_content_block_json;
     "ServerCapabilities" ServerCapabilities server_capabilities_json;
     "ServerNotification" ServerNotification server_notification_json;
     "ServerResult" ServerResult server_result_json;
-    "SingleSelectEnumSchema" SingleSelectEnumSchema single_select_enum_schema_json;
-    "StringSchema" StringSchema string_schema_json;
+    "SingleSelectEnumSchema" SingleSelectEnumSchema v2025_11_25_and_v2026_07_28::single_select_enum_schema_json;
+    "StringSchema" StringSchema v2025_11_25_and_v2026_07_28::string_schema_json;
     "SubscriptionFilter" SubscriptionFilter subscription_filter_json;
     "SubscriptionsAcknowledgedNotification" SubscriptionsAcknowledgedNotification subscriptions_acknowledged_notification_json;
     "SubscriptionsAcknowledgedNotificationParams" SubscriptionsAcknowledgedNotificationParams subscriptions_acknowledged_notification_params_json;
@@ -3291,15 +2537,15 @@ fn untitled_single_select_enum_schema_json() -> BoxedStrategy<::serde_json::Valu
     "SubscriptionsListenResultResponse" SubscriptionsListenResultResponse subscriptions_listen_result_response_json;
     "TextContent" TextContent text_content_json;
     "TextResourceContents" TextResourceContents text_resource_contents_json;
-    "TitledMultiSelectEnumSchema" TitledMultiSelectEnumSchema titled_multi_select_enum_schema_json;
-    "TitledSingleSelectEnumSchema" TitledSingleSelectEnumSchema titled_single_select_enum_schema_json;
+    "TitledMultiSelectEnumSchema" TitledMultiSelectEnumSchema v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_json;
+    "TitledSingleSelectEnumSchema" TitledSingleSelectEnumSchema v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema_json;
     "Tool" Tool tool_json;
-    "ToolAnnotations" ToolAnnotations tool_annotations_json;
-    "ToolChoice" ToolChoice tool_choice_json;
+    "ToolAnnotations" ToolAnnotations v2025_03_26_to_v2026_07_28::tool_annotations_json;
+    "ToolChoice" ToolChoice v2025_11_25_and_v2026_07_28::tool_choice_json;
     "ToolListChangedNotification" ToolListChangedNotification tool_list_changed_notification_json;
     "ToolResultContent" ToolResultContent tool_result_content_json;
     "ToolUseContent" ToolUseContent tool_use_content_json;
     "UnsupportedProtocolVersionError" UnsupportedProtocolVersionError unsupported_protocol_version_error_json;
-    "UntitledMultiSelectEnumSchema" UntitledMultiSelectEnumSchema untitled_multi_select_enum_schema_json;
-    "UntitledSingleSelectEnumSchema" UntitledSingleSelectEnumSchema untitled_single_select_enum_schema_json;
+    "UntitledMultiSelectEnumSchema" UntitledMultiSelectEnumSchema v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema_json;
+    "UntitledSingleSelectEnumSchema" UntitledSingleSelectEnumSchema v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema_json;
 }
