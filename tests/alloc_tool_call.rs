@@ -21,7 +21,9 @@
 //! between) and its facts (error code, agreed version) carried to the endpoint instead of
 //! read back from its bytes: in process 54 -> 44, 10,409 -> 8,487; HTTP in a session
 //! 98 -> 87, 24,178 -> 22,136; HTTP stateless 136 -> 122, 29,568 -> 27,242. Each bound below
-//! fails the "before".
+//! fails the "before". With a stateless POST's session ending with its handler (no
+//! watcher task, no forwarder, no registry entry) as well, HTTP stateless is 117 allocations,
+//! 25,962 bytes.
 
 use std::net::SocketAddr;
 
@@ -231,7 +233,7 @@ fn a_tool_call_in_process_allocates_within_its_bound() {
 
 #[test]
 fn a_stateless_http_tool_call_allocates_within_its_bound() {
-    assert_within("HTTP stateless 2026-07-28", http_stateless(), (132, 28_600));
+    assert_within("HTTP stateless 2026-07-28", http_stateless(), (126, 27_000));
 }
 
 #[test]

@@ -150,8 +150,17 @@ impl mcpwire::http::HttpService for McpHttpService {
     type Handler = mcpwire::http::AsyncSession<SessionState>;
 
     fn open(&self, context: mcpwire::http::SessionContext) -> Self::Handler {
-        let session = self.server.session();
-        session.state().set_task_owner(task_owner(&context));
+        // A POST served statelessly never agrees a version, so no list change is ever sent
+        // to it: it is left out of the sessions told.
+        let session = if context.request_headers().is_some() {
+            self.server.unlisted_session(Options::default())
+        } else {
+            self.server.session()
+        };
+        match task_owner(&context) {
+            Some(owner) => session.state().set_task_owner(owner),
+            None => session.state().set_task_owner_address(context.peer().ip()),
+        }
         if let Some(headers) = context.request_headers() {
             session
                 .state()
@@ -176,14 +185,14 @@ impl mcpwire::http::HttpService for McpHttpService {
 }
 
 /// Who owns the tasks created through an HTTP session or POST: the subject a
-/// [`Guard`](mcpwire::http::Guard) identified, else the session, else (stateless, no guard)
-/// the client's address.
+/// [`Guard`](mcpwire::http::Guard) identified, else the session; `None` (stateless, no guard)
+/// for the client's address, named only when a task is created.
 #[cfg(feature = "http")]
-fn task_owner(context: &mcpwire::http::SessionContext) -> String {
+fn task_owner(context: &mcpwire::http::SessionContext) -> Option<String> {
     match (context.caller(), context.session_id()) {
-        (Some(caller), _) => format!("subject:{}", caller.subject),
-        (None, Some(id)) => format!("session:{id}"),
-        (None, None) => format!("address:{}", context.peer().ip()),
+        (Some(caller), _) => Some(format!("subject:{}", caller.subject)),
+        (None, Some(id)) => Some(format!("session:{id}")),
+        (None, None) => None,
     }
 }
 
@@ -238,14 +247,20 @@ impl McpServer {
 
     /// [`session`](Self::session) with explicit options (concurrency limit, request timeout).
     pub fn session_with(&self, options: Options) -> Session<SessionState> {
-        let state = Arc::new(SessionState::new(Arc::clone(&self.shared)));
-        let router = Router::new().fallback_async_decoding(crate::dispatch::handle);
-        let session =
-            Session::with_options(self.profile.clone(), Arc::clone(&state), router, options);
-        state.attach(session.handle());
+        let session = self.unlisted_session(options);
         let mut sessions = self.lock_sessions();
         sessions.retain(|s| s.strong_count() > 0);
-        sessions.push(Arc::downgrade(&state));
+        sessions.push(Arc::downgrade(session.state()));
+        session
+    }
+
+    /// A session that list changes never reach (see [`notify_sessions`](Self::notify_sessions)):
+    /// for one that cannot agree a version, which they are sent to.
+    fn unlisted_session(&self, options: Options) -> Session<SessionState> {
+        let state = Arc::new(SessionState::new(Arc::clone(&self.shared)));
+        let router = Router::new().fallback_async_decoding(crate::dispatch::handle);
+        let session = Session::with_options(self.profile.clone(), state, router, options);
+        session.state().attach(session.handle());
         session
     }
 

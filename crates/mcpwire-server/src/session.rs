@@ -26,6 +26,9 @@ pub struct SessionState {
     param_headers: OnceLock<ParamHeaders>,
     /// Who owns the tasks this session's requests create (see [`task_owner`](Self::task_owner)).
     task_owner: OnceLock<String>,
+    /// The client's address, when it names the owner of the tasks (stateless HTTP without a
+    /// guard): written into [`task_owner`](Self::task_owner) only if a task is ever created.
+    owner_address: OnceLock<std::net::IpAddr>,
     /// The caller whose access token opened this session (feature `auth`).
     #[cfg(feature = "auth")]
     identity: OnceLock<Arc<crate::auth::Identity>>,
@@ -56,6 +59,7 @@ impl SessionState {
             subscriptions: Mutex::new(BTreeSet::new()),
             param_headers: OnceLock::new(),
             task_owner: OnceLock::new(),
+            owner_address: OnceLock::new(),
             #[cfg(feature = "auth")]
             identity: OnceLock::new(),
         }
@@ -91,10 +95,20 @@ impl SessionState {
         let _ = self.task_owner.set(owner);
     }
 
+    /// Names the client at `address` the owner of the tasks this session creates (stateless
+    /// HTTP without a guard), unless [`set_task_owner`](Self::set_task_owner) named one.
+    #[cfg(feature = "http")]
+    pub(crate) fn set_task_owner_address(&self, address: std::net::IpAddr) {
+        let _ = self.owner_address.set(address);
+    }
+
     /// Who owns the tasks this session creates: as the transport named it, else this
     /// session alone (stdio, a transport that said nothing).
     pub(crate) fn task_owner(&self) -> &str {
         self.task_owner.get_or_init(|| {
+            if let Some(address) = self.owner_address.get() {
+                return format!("address:{address}");
+            }
             let mut bytes = [0u8; 16];
             // Without randomness the address of this state still tells sessions apart.
             if getrandom::fill(&mut bytes).is_err() {

@@ -412,9 +412,9 @@ impl<S: HttpService> Endpoint<S> {
         }
     }
 
-    /// A stateless POST: a fresh handler whose work ends with its client. Its session "ends"
-    /// (the handler's [`SessionContext`] says so) once the answer has been sent or the client
-    /// has left, and its task is aborted if the client leaves first.
+    /// A stateless POST: a fresh handler whose work ends with its client. The handler is
+    /// dropped once the answer has been sent or the client has left (it is held by the
+    /// exchange and by the answer's body), and its task is aborted if the client leaves first.
     async fn post_stateless(
         &self,
         frame: Bytes,
@@ -436,19 +436,18 @@ impl<S: HttpService> Endpoint<S> {
         };
         // Dropped with this future (the client hung up while the handler ran) or with the
         // response body (sent, or the client left the stream).
-        let (ended, ended_signal) = tokio::sync::watch::channel(());
         let handler = Arc::new(self.service.open(SessionContext {
             peer,
             id: None,
             unsolicited: None,
-            ended: Some(ended_signal),
+            ended: None,
             caller: parts_caller.clone(),
             request_headers: Some(request_headers),
         }));
         let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
         let exchange = async {
             let outcome = exchange::run(
-                handler,
+                Arc::clone(&handler),
                 frame.clone(),
                 capacity,
                 WhenClientLeaves::Abort,
@@ -457,7 +456,7 @@ impl<S: HttpService> Endpoint<S> {
             )
             .await;
             let mut response = answer(outcome, kind, statuses, missing_id);
-            response.body_mut().keep(vec![Box::new(ended)]);
+            response.body_mut().keep(vec![Box::new(handler)]);
             response
         };
         match self.config.effective_request_timeout() {

@@ -40,7 +40,9 @@ pub trait HttpService: Send + Sync + 'static {
     /// The per-session handler.
     type Handler: SessionHandler;
 
-    /// A handler for a new session (or, in stateless mode, for one POST).
+    /// A handler for a new session (or, in stateless mode, for one POST: the transport drops
+    /// it once that POST's answer has been sent or its client has left, so its `Drop` is
+    /// where work it started and that must not outlive the client is stopped).
     fn open(&self, session: SessionContext) -> Self::Handler;
 
     /// Whether sessions send unsolicited messages: then a GET opens an SSE stream carrying
@@ -198,8 +200,8 @@ pub struct SessionContext {
     pub(crate) peer: SocketAddr,
     pub(crate) id: Option<SessionId>,
     pub(crate) unsolicited: Option<Outbound>,
-    /// Changes (its sender is dropped) when the session ends: deleted, evicted or expired; in
-    /// stateless mode, when the POST's answer has been sent or its client has left.
+    /// Changes (its sender is dropped) when the session ends: deleted, evicted or expired.
+    /// `None` in stateless mode, where the end of the one POST is the handler's drop.
     pub(crate) ended: Option<tokio::sync::watch::Receiver<()>>,
     /// In stateless mode, the headers of the one POST the handler serves.
     pub(crate) request_headers: Option<hyper::HeaderMap>,
@@ -229,6 +231,12 @@ impl SessionContext {
     /// 2026-07-28 mirrors tool parameters in `Mcp-Param-*` headers). `None` for a session.
     pub fn request_headers(&self) -> Option<&hyper::HeaderMap> {
         self.request_headers.as_ref()
+    }
+
+    /// Whether the handler serves one POST statelessly (the request's headers are known),
+    /// rather than a session.
+    pub(crate) fn is_one_shot(&self) -> bool {
+        self.request_headers.is_some()
     }
 
     /// The sender of unsolicited messages (delivered on the session's GET stream; queued up to

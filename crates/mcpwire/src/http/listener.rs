@@ -646,6 +646,11 @@ async fn serve_connection<S: HttpService>(
     (open, unsent, phase): (Arc<Open>, Arc<Unsent>, watch::Receiver<Phase>),
     _slots: (OwnedSemaphorePermit, Option<Share>),
 ) {
+    // An answer goes out as soon as it is written, not held back by Nagle's algorithm until
+    // the client acknowledges the previous segment (which, with delayed ACKs, is ~40 ms on a
+    // keep-alive connection whose answer takes more than one write). Best effort: a socket
+    // that refuses the option is served as it is.
+    let _ = stream.set_nodelay(true);
     let activity = Arc::new(Activity {
         in_flight: AtomicUsize::new(0),
         last: Mutex::new(Instant::now()),

@@ -24,8 +24,8 @@ const FRAME_SINK_CAPACITY: usize = 16;
 /// - What the session sends on its own ([`Session::handle`]) goes to the session's GET stream
 ///   (none in stateless mode: such sends fail with [`Closed`](crate::service::Closed)).
 /// - When the HTTP session ends (DELETE, eviction, expiry, or an `initialize` that fails; in
-///   stateless mode, once the POST is answered or its client has hung up) the service session
-///   is closed: the handlers in flight see their
+///   stateless mode, once the POST is answered or its client has hung up, when the transport
+///   drops the POST's handler) the service session is closed: the handlers in flight see their
 ///   [`CancellationToken`](crate::service::CancellationToken) fire, requests they are waiting
 ///   on fail with [`RequestError::Closed`](crate::service::RequestError::Closed).
 ///
@@ -64,6 +64,17 @@ impl<F> std::fmt::Debug for AsyncServer<F> {
 /// One HTTP session of an [`AsyncServer`]: its service [`Session`].
 pub struct AsyncSession<S> {
     session: Session<S>,
+    /// Serving one POST statelessly: the transport drops this handler once that POST's
+    /// answer has been sent or its client has left, and the service session ends then.
+    one_shot: bool,
+}
+
+impl<S> Drop for AsyncSession<S> {
+    fn drop(&mut self) {
+        if self.one_shot {
+            self.session.end_now();
+        }
+    }
 }
 
 impl<S> std::fmt::Debug for AsyncSession<S> {
@@ -92,10 +103,12 @@ where
         if let (Some(lines), Some(stream)) = (session.take_unsolicited(), context.unsolicited()) {
             tokio::spawn(forward(lines, stream));
         }
+        // A session's end is signalled; a stateless POST's is this handler's drop.
+        let one_shot = context.is_one_shot();
         if let Some(ended) = context.ended.clone() {
             tokio::spawn(close_when_ended(session.clone(), ended));
         }
-        AsyncSession { session }
+        AsyncSession { session, one_shot }
     }
 
     fn unsolicited_messages(&self) -> bool {
@@ -158,8 +171,11 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
             }
             reply
         };
-        // What the body's handlers send after its answer is not tied to the answer any more.
-        tokio::spawn(forward_to_session(items, self.session.session_sink()));
+        // What the body's handlers send after its answer is not tied to the answer any more:
+        // it goes to the GET stream; a stateless POST has none, so it is dropped (sends fail).
+        if !self.one_shot {
+            tokio::spawn(forward_to_session(items, self.session.session_sink()));
+        }
         reply.map(HandlerReply::from)
     }
 }

@@ -116,6 +116,24 @@ impl<S> std::fmt::Debug for Session<S> {
     }
 }
 
+impl<S> Session<S> {
+    /// Ends the conversation at once, without waiting for its handlers: the transport stops
+    /// reading ([`close`](Self::close)), the handlers in flight see their tokens fire
+    /// ([`cancel_in_flight`](Self::cancel_in_flight)) and the requests they wait on fail with
+    /// [`RequestError::Closed`](super::RequestError::Closed). For a conversation of one
+    /// exchange (an HTTP POST served statelessly) whose answer is sent or whose client left.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn end_now(&self) {
+        self.shared.closing.cancel();
+        let mut state = self.shared.core.lock();
+        for token in state.tokens.values() {
+            token.cancel();
+        }
+        state.input_closed = true;
+        state.waiters.clear();
+    }
+}
+
 impl<S: Send + Sync + 'static> Session<S> {
     /// A session under `profile` with the default [`Options`]. The router's synchronous
     /// handlers run in place on the reading task, its async ones concurrently.
@@ -458,6 +476,14 @@ impl<S: Send + Sync + 'static> Session<S> {
         self.shared.closing.cancel();
     }
 
+    /// No response can arrive any more: callers waiting for one get
+    /// [`RequestError::Closed`](super::RequestError::Closed).
+    fn end_input(&self) {
+        let mut state = self.shared.core.lock();
+        state.input_closed = true;
+        state.waiters.clear();
+    }
+
     /// Completes when [`close`](Self::close) is called.
     pub async fn closed(&self) {
         self.shared.closing.cancelled().await
@@ -467,11 +493,7 @@ impl<S: Send + Sync + 'static> Session<S> {
     /// [`RequestError::Closed`](super::RequestError::Closed) (no response can arrive any
     /// more); returns once every handler has finished and queued its reply.
     pub async fn finish(&self) {
-        {
-            let mut state = self.shared.core.lock();
-            state.input_closed = true;
-            state.waiters.clear();
-        }
+        self.end_input();
         let _all = self
             .shared
             .limit
