@@ -9,7 +9,7 @@ use mcpwire::peer::{DEFAULT_MAX_PENDING, Request};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::calls::ToolCache;
+use crate::known_tools::ToolCache;
 use crate::elicit::{FormElicitation, UrlElicitation};
 use crate::error::ClientError;
 use crate::handlers::{HandlerResult, Handlers, Root, boxed, into_reply};

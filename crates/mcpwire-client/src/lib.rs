@@ -88,6 +88,7 @@ mod describe;
 mod elicit;
 mod error;
 mod handlers;
+mod known_tools;
 #[cfg(feature = "http")]
 mod http;
 mod listen;
