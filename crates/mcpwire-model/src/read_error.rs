@@ -53,11 +53,11 @@ pub(crate) fn decode<T: DeserializeOwned>(
     what: &'static str,
     version: Version,
 ) -> Result<T, ReadError> {
-    serde_json::from_str(text).or_else(|plain: serde_json::Error| {
+    serde_json::from_str(text).map_err(|plain: serde_json::Error| {
         match decode_with_path::<T>(text, what, version) {
-            Err(error) => Err(error),
+            Err(error) => error,
             // Never, as both passes are the same decode; the plain error then.
-            Ok(_) => Err(ReadError::new(what, version, plain.to_string())),
+            Ok(_) => ReadError::new(what, version, plain.to_string()),
         }
     })
 }
