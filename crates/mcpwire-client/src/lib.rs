@@ -88,9 +88,9 @@ mod describe;
 mod elicit;
 mod error;
 mod handlers;
-mod known_tools;
 #[cfg(feature = "http")]
 mod http;
+mod known_tools;
 mod listen;
 mod meta;
 mod negotiate;

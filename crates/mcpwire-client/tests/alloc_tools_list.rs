@@ -13,7 +13,10 @@
 //! `--nocapture` to read the counts.
 
 #[path = "../../../tests/support/counting_alloc.rs"]
-#[allow(dead_code, reason = "the workspace's allocator, shared: `counting` is not used here")]
+#[allow(
+    dead_code,
+    reason = "the workspace's allocator, shared: `counting` is not used here"
+)]
 mod counting_alloc;
 
 use counting_alloc::{CountingAllocator, so_far};
