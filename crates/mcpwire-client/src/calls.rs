@@ -3,9 +3,6 @@
 //! resources, prompts, completion, subscriptions and the log level. Each checks first that
 //! the version agreed has the method, and decodes its result in one pass.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
-
 use mcpwire::peer::Request;
 use mcpwire_model::content::{ContentKind, EmbeddedResource};
 use mcpwire_model::read_error::json_pointer as pointer;
@@ -101,28 +98,6 @@ pub enum CompletionTarget {
     Prompt(String),
     /// A resource template, by its URI template.
     Template(String),
-}
-
-/// The tool descriptions the client saw in `tools/list`, for checking outputs.
-#[derive(Default)]
-pub(crate) struct ToolCache(Mutex<HashMap<String, Arc<ToolInfo>>>);
-
-impl ToolCache {
-    fn remember(&self, tools: &[ToolInfo]) {
-        let mut cache = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        for tool in tools {
-            cache.insert(tool.name.clone(), Arc::new(tool.clone()));
-        }
-    }
-
-    /// The description of `name`, if listed.
-    pub(crate) fn get(&self, name: &str) -> Option<Arc<ToolInfo>> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(name)
-            .cloned()
-    }
 }
 
 /// Same method, result kept as raw JSON text (for the 2026-07-28 input-required rounds).
@@ -341,7 +316,7 @@ impl Client {
             ToolCall::Task(task) => self.wait_task(&task.task_id).await?,
         };
         if let Some(tool) = self.tools().get(name) {
-            check_output(&tool, &result)?;
+            check_output(name, tool.output_schema.as_ref(), &result)?;
         }
         Ok(result)
     }
@@ -360,7 +335,7 @@ impl Client {
         if self.protocol_version().is_stateless()
             && let Some(tool) = self.tools().get(name)
         {
-            target.param_headers = crate::tool_headers::values(&tool.input_schema, &arguments)
+            target.param_headers = crate::tool_headers::values(&tool.param_headers, &arguments)
                 .map_err(ClientError::Params)?;
         }
         let mut params = Map::new();

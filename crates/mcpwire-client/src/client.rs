@@ -9,10 +9,10 @@ use mcpwire::peer::{DEFAULT_MAX_PENDING, Request};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::calls::ToolCache;
 use crate::elicit::{FormElicitation, UrlElicitation};
 use crate::error::ClientError;
 use crate::handlers::{HandlerResult, Handlers, Root, boxed, into_reply};
+use crate::known_tools::ToolCache;
 use crate::meta;
 use crate::negotiate::{Handshake, negotiate};
 use crate::notify::{Callbacks, ListKind, LogMessage};

@@ -90,6 +90,7 @@ mod error;
 mod handlers;
 #[cfg(feature = "http")]
 mod http;
+mod known_tools;
 mod listen;
 mod meta;
 mod negotiate;

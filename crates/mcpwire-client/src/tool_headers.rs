@@ -8,7 +8,7 @@
 //! rule cannot mirror is refused before it is sent, so the client never sends what a server
 //! holding the rule refuses.
 
-use mcpwire::http::{param_header_text, param_headers};
+use mcpwire::http::{ParamHeader, param_header_text, param_headers};
 use mcpwire_model::ToolInfo;
 use serde_json::{Map, Value};
 
@@ -29,16 +29,13 @@ pub(crate) fn retain_valid(tools: &mut Vec<ToolInfo>, report: impl Fn(Violation)
     });
 }
 
-/// The `Mcp-Param-*` values of one call: `(header name, text)` for each declared parameter
-/// `arguments` has (not `null`), or why an argument cannot be mirrored. Declarations that
-/// are invalid give no headers (such a tool is not listed).
+/// The `Mcp-Param-*` values of one call: `(header name, text)` for each parameter the tool
+/// declared (`declared`, from its listed `inputSchema`) that `arguments` has (not `null`),
+/// or why an argument cannot be mirrored.
 pub(crate) fn values(
-    input_schema: &Map<String, Value>,
+    declared: &[ParamHeader],
     arguments: &Map<String, Value>,
 ) -> Result<Vec<(String, String)>, String> {
-    let Ok(declared) = param_headers(input_schema) else {
-        return Ok(Vec::new());
-    };
     let mut headers = Vec::new();
     for declaration in declared {
         let Some(argument) = arguments.get(&declaration.property) else {
@@ -51,7 +48,7 @@ pub(crate) fn values(
             )
         })?;
         if let Some(text) = text {
-            headers.push((declaration.header, text));
+            headers.push((declaration.header.clone(), text));
         }
     }
     Ok(headers)
@@ -76,6 +73,7 @@ mod tests {
             "debug": {"type": "boolean", "x-mcp-header": "Debug"},
             "query": {"type": "string"},
         }));
+        let schema = param_headers(&schema).expect("valid declarations");
         let arguments = json!({"region": "us west", "priority": 42, "verbose": null,
                                "debug": false, "query": "q"});
         let mut headers =

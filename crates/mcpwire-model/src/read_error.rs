@@ -43,7 +43,27 @@ impl std::error::Error for ReadError {}
 
 /// Decodes `text` as the generated type `T` (named `what` in errors) of `version`; the error
 /// names the JSON pointer of the member that does not decode.
+///
+/// Text that decodes is read once, without tracking the path: `serde_path_to_error` copies
+/// every member name it passes, which costs as much as the decode on a large listing.
+/// Decoding is deterministic, so text that fails is decoded a second time, with the path,
+/// only to name where.
 pub(crate) fn decode<T: DeserializeOwned>(
+    text: &str,
+    what: &'static str,
+    version: Version,
+) -> Result<T, ReadError> {
+    serde_json::from_str(text).map_err(|plain: serde_json::Error| {
+        match decode_with_path::<T>(text, what, version) {
+            Err(error) => error,
+            // Never, as both passes are the same decode; the plain error then.
+            Ok(_) => ReadError::new(what, version, plain.to_string()),
+        }
+    })
+}
+
+/// [`decode`] tracking the path, for the error.
+fn decode_with_path<T: DeserializeOwned>(
     text: &str,
     what: &'static str,
     version: Version,
