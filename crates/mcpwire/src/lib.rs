@@ -153,6 +153,7 @@ pub mod scan;
 pub mod server;
 #[cfg(feature = "tokio")]
 pub mod service;
+mod split;
 mod stdio;
 #[cfg(test)]
 mod test_support;

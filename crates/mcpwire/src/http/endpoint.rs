@@ -391,6 +391,7 @@ impl<S: HttpService> Endpoint<S> {
             let outcome = exchange::run(
                 found.handler,
                 read.bytes,
+                kind.split,
                 capacity,
                 WhenClientLeaves::RunOn,
                 resume,
@@ -450,6 +451,7 @@ impl<S: HttpService> Endpoint<S> {
             let outcome = exchange::run(
                 handler,
                 frame.clone(),
+                kind.split,
                 capacity,
                 WhenClientLeaves::Abort,
                 None,
@@ -514,6 +516,7 @@ impl<S: HttpService> Endpoint<S> {
         let outcome = exchange::run(
             Arc::clone(&handler),
             frame,
+            kind.split,
             None,
             WhenClientLeaves::RunOn,
             None,
