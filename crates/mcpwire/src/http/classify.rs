@@ -62,10 +62,9 @@ impl BodyKind {
         // One scan: a single object's envelope is kept for the peer; anything else (a batch,
         // a body that is not one object) is decoded here and again by the peer.
         let (split, decoded) = match FrameSplit::read(body) {
-            Some((split, envelope)) => (
-                Some(split),
-                Decoded::Single(classify(&envelope, &profile)),
-            ),
+            Some((split, envelope)) => {
+                (Some(split), Decoded::Single(classify(&envelope, &profile)))
+            }
             None => (None, decode(body, &profile)),
         };
         let kind = match decoded {
@@ -150,6 +149,15 @@ mod tests {
     fn kinds() {
         let init = BodyKind::of(br#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#, None);
         assert!(init.is_initialize() && !init.unreadable);
+        assert!(
+            init.split.is_some(),
+            "one object: its scan goes to the peer"
+        );
+        let batch = BodyKind::of(br#"[{"jsonrpc":"2.0","id":1,"method":"x"}]"#, None);
+        assert!(
+            batch.split.is_none(),
+            "a batch is decoded again by the peer"
+        );
         let note = BodyKind::of(br#"{"jsonrpc":"2.0","method":"initialize"}"#, None);
         assert!(!note.is_initialize());
         assert_eq!(note.method.as_deref(), Some("initialize"));
