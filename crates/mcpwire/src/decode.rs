@@ -542,7 +542,8 @@ fn error_body<'a>(error: RawMember<'a>) -> Option<ResponseBody<'a>> {
     })
 }
 
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+/// The UTF-8 byte order mark a frame may open with (ignored).
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Decodes one frame under `profile`.
 ///
@@ -556,6 +557,7 @@ pub fn decode<'a>(frame: &'a [u8], profile: &Profile) -> Decoded<'a> {
             max,
         });
     }
+    crate::split::trace_scan(frame.len());
     let (skipped, body) = match frame.strip_prefix(BOM) {
         Some(rest) => (BOM.len(), rest),
         None => (0, frame),

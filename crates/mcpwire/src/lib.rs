@@ -153,6 +153,9 @@ pub mod scan;
 pub mod server;
 #[cfg(feature = "tokio")]
 pub mod service;
+// A split is made by the HTTP transport only; without it every frame is decoded in full.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+mod split;
 mod stdio;
 #[cfg(test)]
 mod test_support;

@@ -110,7 +110,17 @@ impl<S> Server<S> {
     /// success, one error and its code, a batch's array), so that a transport mapping replies
     /// to statuses does not read it again.
     pub fn handle_frame_reply(&mut self, frame: &[u8]) -> Option<ReplyFrame> {
-        let mut received = self.peer.receive(frame);
+        self.handle_split(frame, None)
+    }
+
+    /// [`handle_frame_reply`](Self::handle_frame_reply), the frame's envelope taken from
+    /// `split` (the transport's scan) instead of scanning the frame again.
+    pub(crate) fn handle_split(
+        &mut self,
+        frame: &[u8],
+        split: Option<&crate::split::FrameSplit>,
+    ) -> Option<ReplyFrame> {
+        let mut received = self.peer.receive_split(frame, split);
         let mut reply = received.take_reply();
         let mut switch_to = None;
         let mut host = Blocking {

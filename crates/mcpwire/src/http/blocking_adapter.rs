@@ -73,10 +73,12 @@ impl<S: Send + 'static> SessionHandler for SyncSession<S> {
             .map(|answer| answer.reply)
     }
 
-    async fn handle_reply(&self, frame: Bytes, _outbound: Outbound) -> Option<HandlerReply> {
+    async fn handle_reply(&self, frame: Bytes, outbound: Outbound) -> Option<HandlerReply> {
+        // The transport's scan of the body, so the server does not scan it again.
+        let split = outbound.split;
         // Queued frames of a busy session wait here, on no thread of the blocking pool.
         let mut server = Arc::clone(&self.server).lock_owned().await;
-        let work = tokio::task::spawn_blocking(move || server.handle_frame_reply(&frame));
+        let work = tokio::task::spawn_blocking(move || server.handle_split(&frame, split.as_ref()));
         // `Server::handle_frame` catches handler panics itself; a failed join leaves no reply.
         work.await.ok().flatten().map(HandlerReply::from)
     }

@@ -8,9 +8,10 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::decode::{Decoded, Message, RawNotification, Rejection, decode};
+use crate::decode::{Decoded, Message, RawNotification, Rejection, classify, decode};
 use crate::params::RawParams;
 use crate::profile::Profile;
+use crate::split::FrameSplit;
 
 /// What a POST body is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +36,9 @@ pub(crate) struct BodyKind {
     pub(crate) meta_version: Option<String>,
     /// A batch longer than the limit: its length and the limit.
     pub(crate) batch_too_long: Option<(usize, usize)>,
+    /// The scan of a body that is one object, which the session's peer classifies under its
+    /// own profile instead of scanning the body again.
+    pub(crate) split: Option<FrameSplit>,
 }
 
 impl BodyKind {
@@ -53,8 +57,17 @@ impl BodyKind {
             target: None,
             meta_version: None,
             batch_too_long: None,
+            split: None,
         };
-        match decode(body, &profile) {
+        // One scan: a single object's envelope is kept for the peer; anything else (a batch,
+        // a body that is not one object) is decoded here and again by the peer.
+        let (split, decoded) = match FrameSplit::read(body) {
+            Some((split, envelope)) => {
+                (Some(split), Decoded::Single(classify(&envelope, &profile)))
+            }
+            None => (None, decode(body, &profile)),
+        };
+        let kind = match decoded {
             Decoded::Rejected(Rejection::BatchTooLarge { len, max }) => BodyKind {
                 batch_too_long: Some((len, max)),
                 ..plain(true)
@@ -75,7 +88,8 @@ impl BodyKind {
                 BodyKind::with_params(&method, params, plain(false))
             }
             _ => plain(false),
-        }
+        };
+        BodyKind { split, ..kind }
     }
 
     /// `kind` with the method and what the routing headers repeat of the params.
@@ -135,6 +149,15 @@ mod tests {
     fn kinds() {
         let init = BodyKind::of(br#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#, None);
         assert!(init.is_initialize() && !init.unreadable);
+        assert!(
+            init.split.is_some(),
+            "one object: its scan goes to the peer"
+        );
+        let batch = BodyKind::of(br#"[{"jsonrpc":"2.0","id":1,"method":"x"}]"#, None);
+        assert!(
+            batch.split.is_none(),
+            "a batch is decoded again by the peer"
+        );
         let note = BodyKind::of(br#"{"jsonrpc":"2.0","method":"initialize"}"#, None);
         assert!(!note.is_initialize());
         assert_eq!(note.method.as_deref(), Some("initialize"));

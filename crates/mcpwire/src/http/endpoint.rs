@@ -391,6 +391,7 @@ impl<S: HttpService> Endpoint<S> {
             let outcome = exchange::run(
                 found.handler,
                 read.bytes,
+                kind.split,
                 capacity,
                 WhenClientLeaves::RunOn,
                 resume,
@@ -449,6 +450,7 @@ impl<S: HttpService> Endpoint<S> {
             let outcome = exchange::run(
                 Arc::clone(&handler),
                 frame.clone(),
+                kind.split,
                 capacity,
                 WhenClientLeaves::Abort,
                 None,
@@ -513,6 +515,7 @@ impl<S: HttpService> Endpoint<S> {
         let outcome = exchange::run(
             Arc::clone(&handler),
             frame,
+            kind.split,
             None,
             WhenClientLeaves::RunOn,
             None,

@@ -69,10 +69,12 @@ impl Drop for HandlerTask {
 /// dropped before the handler returns (the client hung up), or the client leaves the SSE
 /// stream, `when_client_leaves` decides whether the handler runs on. With `resume` the stream
 /// is resumable (see [`resumable`]), and the handler may close its connection early. The
-/// handler's [`Outbound`] names `caller`, the POST's own.
+/// handler's [`Outbound`] names `caller`, the POST's own, and carries `split`, the
+/// endpoint's scan of `frame`.
 pub(crate) async fn run<H: SessionHandler>(
     handler: Arc<H>,
     frame: Bytes,
+    split: Option<crate::split::FrameSplit>,
     stream_capacity: Option<usize>,
     when_client_leaves: WhenClientLeaves,
     resume: Option<Resume>,
@@ -88,7 +90,7 @@ pub(crate) async fn run<H: SessionHandler>(
         }
         None => (Outbound::closed(), None),
     };
-    let outbound = outbound.answering(caller);
+    let outbound = outbound.answering(caller).reading(split);
     let mut task = HandlerTask {
         task: tokio::spawn(async move { handler.handle_reply(frame, outbound).await }),
         when_client_leaves,

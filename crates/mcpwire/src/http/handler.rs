@@ -124,6 +124,9 @@ pub struct Outbound {
     pub(crate) close: Option<std::sync::Arc<tokio::sync::Notify>>,
     /// The caller a [`Guard`](super::Guard) identified for the POST this stream answers.
     caller: Option<super::Caller>,
+    /// The endpoint's scan of the POST body this stream answers (a single object), handed to
+    /// the session so that it does not scan the body again.
+    pub(crate) split: Option<crate::split::FrameSplit>,
 }
 
 impl Outbound {
@@ -135,6 +138,7 @@ impl Outbound {
                 sender,
                 close: None,
                 caller: None,
+                split: None,
             },
             receiver,
         )
@@ -150,6 +154,12 @@ impl Outbound {
     /// This sender, answering a POST from `caller`.
     pub(crate) fn answering(mut self, caller: Option<super::Caller>) -> Self {
         self.caller = caller;
+        self
+    }
+
+    /// This sender, carrying `split`, the endpoint's scan of the body it answers.
+    pub(crate) fn reading(mut self, split: Option<crate::split::FrameSplit>) -> Self {
+        self.split = split;
         self
     }
 

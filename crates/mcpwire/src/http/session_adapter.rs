@@ -134,11 +134,15 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
         // On a task of its own: the batch's reply may come before its last notification has
         // started, and returning here must not stop the rest of the batch.
         let session = self.session.clone();
+        // The transport's scan of the body, so the session does not scan it again.
+        let split = outbound.split;
         let receiving = tokio::spawn(async move {
             let note = |has_request| {
                 let _ = read.send(has_request);
             };
-            session.receive_noting(&frame, &sink, attached, note).await
+            session
+                .receive_noting(&frame, split.as_ref(), &sink, attached, note)
+                .await
         });
         // Known as soon as the session has read the body, before any handler starts.
         let reply = if has_request.await.unwrap_or(false) {

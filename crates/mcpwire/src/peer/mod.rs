@@ -85,6 +85,7 @@ use crate::id::OwnedId;
 use crate::params::{decode_params, decode_text};
 use crate::profile::Profile;
 use crate::reply::{self, RpcError};
+use crate::split::{FrameSplit, decode_with};
 
 pub use event::{
     AnyResult, Call, CallKey, Event, OutgoingId, Received, ResultError, SendError, TimedOut,
@@ -183,13 +184,24 @@ impl Peer {
     /// any doubt, takes [`receive_two_pass`](Self::receive_two_pass). The events are the
     /// same either way.
     pub fn receive<'a>(&mut self, frame: &'a [u8]) -> Received<'a> {
+        self.receive_split(frame, None)
+    }
+
+    /// [`receive`](Self::receive), the frame's envelope taken from `split` (the scan a
+    /// transport already ran, see `split.rs`) instead of scanning the frame again: only the
+    /// classification under this peer's profile runs. The events are the same.
+    pub(crate) fn receive_split<'a>(
+        &mut self,
+        frame: &'a [u8],
+        split: Option<&FrameSplit>,
+    ) -> Received<'a> {
         match self.receive_single_pass(frame) {
             Some(event) => Received {
                 events: vec![event],
                 reply: None,
                 reply_facts: ReplyFacts::batch(),
             },
-            None => self.receive_two_pass(frame),
+            None => self.receive_decoded(decode_with(frame, split, &self.profile)),
         }
     }
 
@@ -221,9 +233,14 @@ impl Peer {
     /// the id recovered), then the typed decode of a response's result. [`receive`](Self::receive)
     /// gives the same events; this is the path it falls back to.
     pub fn receive_two_pass<'a>(&mut self, frame: &'a [u8]) -> Received<'a> {
+        self.receive_decoded(decode(frame, &self.profile))
+    }
+
+    /// The events and the reply of a decoded frame.
+    fn receive_decoded<'a>(&mut self, decoded: Decoded<'a>) -> Received<'a> {
         let mut events = Vec::new();
         let mut reply_facts = ReplyFacts::batch();
-        let reply = match decode(frame, &self.profile) {
+        let reply = match decoded {
             Decoded::Rejected(rejection) => {
                 reply_facts = ReplyFacts::error(rejection.error().code());
                 Some(rejection.reply(&self.profile))

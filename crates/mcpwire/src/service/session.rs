@@ -219,22 +219,24 @@ impl<S: Send + Sync + 'static> Session<S> {
     /// and an `initialize` request's handler finished (it may switch the profile the next
     /// frames are read under).
     pub async fn receive(&self, frame: &[u8], sink: &Sink) {
-        self.receive_noting(frame, sink, None, |_| {}).await
+        self.receive_noting(frame, None, sink, None, |_| {}).await
     }
 
     /// [`receive`](Self::receive), telling `read` whether the frame holds a request (so an
     /// [`Outgoing::Reply`] will follow once its handlers are done) as soon as the frame is
     /// read, before any handler starts: how the HTTP adapter knows where a frame's messages
     /// go without decoding the frame a second time. The handlers the frame starts see
-    /// `attached` through [`AsyncContext::attachment`].
+    /// `attached` through [`AsyncContext::attachment`]. With `split` (the scan the transport
+    /// ran), the frame's JSON is not scanned again.
     pub(crate) async fn receive_noting(
         &self,
         frame: &[u8],
+        split: Option<&crate::split::FrameSplit>,
         sink: &Sink,
         attached: Option<Attachment>,
         read: impl FnOnce(bool),
     ) {
-        let mut received = self.shared.core.lock().peer.receive(frame);
+        let mut received = self.shared.core.lock().peer.receive_split(frame, split);
         read(
             received
                 .events
