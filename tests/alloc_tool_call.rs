@@ -23,7 +23,9 @@
 //! 98 -> 87, 24,178 -> 22,136; HTTP stateless 136 -> 122, 29,568 -> 27,242. Each bound below
 //! fails the "before". With a stateless POST's session ending with its handler (no
 //! watcher task, no forwarder, no registry entry) as well, HTTP stateless is 117 allocations,
-//! 25,962 bytes.
+//! 25,962 bytes. The classifier's scan handed on to the peer (boxed: unboxed, it grew every
+//! future that holds it by 1,120 bytes a call) makes a session's POST 89 / 22,456 and a
+//! stateless one 119 / 26,306.
 
 use std::net::SocketAddr;
 

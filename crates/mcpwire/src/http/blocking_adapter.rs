@@ -78,7 +78,8 @@ impl<S: Send + 'static> SessionHandler for SyncSession<S> {
         let split = outbound.split;
         // Queued frames of a busy session wait here, on no thread of the blocking pool.
         let mut server = Arc::clone(&self.server).lock_owned().await;
-        let work = tokio::task::spawn_blocking(move || server.handle_split(&frame, split.as_ref()));
+        let work =
+            tokio::task::spawn_blocking(move || server.handle_split(&frame, split.as_deref()));
         // `Server::handle_frame` catches handler panics itself; a failed join leaves no reply.
         work.await.ok().flatten().map(HandlerReply::from)
     }

@@ -38,7 +38,7 @@ pub(crate) struct BodyKind {
     pub(crate) batch_too_long: Option<(usize, usize)>,
     /// The scan of a body that is one object, which the session's peer classifies under its
     /// own profile instead of scanning the body again.
-    pub(crate) split: Option<FrameSplit>,
+    pub(crate) split: Option<Box<FrameSplit>>,
 }
 
 impl BodyKind {
@@ -62,9 +62,10 @@ impl BodyKind {
         // One scan: a single object's envelope is kept for the peer; anything else (a batch,
         // a body that is not one object) is decoded here and again by the peer.
         let (split, decoded) = match FrameSplit::read(body) {
-            Some((split, envelope)) => {
-                (Some(split), Decoded::Single(classify(&envelope, &profile)))
-            }
+            Some((split, envelope)) => (
+                Some(Box::new(split)),
+                Decoded::Single(classify(&envelope, &profile)),
+            ),
             None => (None, decode(body, &profile)),
         };
         let kind = match decoded {

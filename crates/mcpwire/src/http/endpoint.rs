@@ -391,7 +391,7 @@ impl<S: HttpService> Endpoint<S> {
             let outcome = exchange::run(
                 found.handler,
                 read.bytes,
-                kind.split,
+                kind.split.clone(),
                 capacity,
                 WhenClientLeaves::RunOn,
                 resume,
@@ -450,7 +450,7 @@ impl<S: HttpService> Endpoint<S> {
             let outcome = exchange::run(
                 Arc::clone(&handler),
                 frame.clone(),
-                kind.split,
+                kind.split.clone(),
                 capacity,
                 WhenClientLeaves::Abort,
                 None,
@@ -515,7 +515,7 @@ impl<S: HttpService> Endpoint<S> {
         let outcome = exchange::run(
             Arc::clone(&handler),
             frame,
-            kind.split,
+            kind.split.clone(),
             None,
             WhenClientLeaves::RunOn,
             None,

@@ -74,7 +74,7 @@ impl Drop for HandlerTask {
 pub(crate) async fn run<H: SessionHandler>(
     handler: Arc<H>,
     frame: Bytes,
-    split: Option<crate::split::FrameSplit>,
+    split: Option<Box<crate::split::FrameSplit>>,
     stream_capacity: Option<usize>,
     when_client_leaves: WhenClientLeaves,
     resume: Option<Resume>,

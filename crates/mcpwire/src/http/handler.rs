@@ -126,7 +126,7 @@ pub struct Outbound {
     caller: Option<super::Caller>,
     /// The endpoint's scan of the POST body this stream answers (a single object), handed to
     /// the session so that it does not scan the body again.
-    pub(crate) split: Option<crate::split::FrameSplit>,
+    pub(crate) split: Option<Box<crate::split::FrameSplit>>,
 }
 
 impl Outbound {
@@ -158,7 +158,7 @@ impl Outbound {
     }
 
     /// This sender, carrying `split`, the endpoint's scan of the body it answers.
-    pub(crate) fn reading(mut self, split: Option<crate::split::FrameSplit>) -> Self {
+    pub(crate) fn reading(mut self, split: Option<Box<crate::split::FrameSplit>>) -> Self {
         self.split = split;
         self
     }

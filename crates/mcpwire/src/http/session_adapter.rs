@@ -123,7 +123,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
             .map(|answer| answer.reply)
     }
 
-    async fn handle_reply(&self, frame: Bytes, outbound: Outbound) -> Option<HandlerReply> {
+    async fn handle_reply(&self, frame: Bytes, mut outbound: Outbound) -> Option<HandlerReply> {
         let (sink, mut items) = Sink::channel(FRAME_SINK_CAPACITY);
         let sink = sink.closable(outbound.close.is_some());
         let (read, has_request) = oneshot::channel();
@@ -135,13 +135,13 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
         // started, and returning here must not stop the rest of the batch.
         let session = self.session.clone();
         // The transport's scan of the body, so the session does not scan it again.
-        let split = outbound.split;
+        let split = outbound.split.take();
         let receiving = tokio::spawn(async move {
             let note = |has_request| {
                 let _ = read.send(has_request);
             };
             session
-                .receive_noting(&frame, split.as_ref(), &sink, attached, note)
+                .receive_noting(&frame, split.as_deref(), &sink, attached, note)
                 .await
         });
         // Known as soon as the session has read the body, before any handler starts.
