@@ -77,5 +77,5 @@ pub use server_info::{
     DiscoverReply, InitializeReply, ListCapability, PeerInfo, ResourcesCapability,
     ServerCapabilitySet,
 };
-pub use tool_info::{ToolHints, ToolInfo, ToolPage};
+pub use tool_info::{SchemaText, ToolHints, ToolInfo, ToolPage};
 pub use version::{Feature, Version};

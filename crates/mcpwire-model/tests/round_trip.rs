@@ -15,6 +15,7 @@ use mcpwire_model::{
 use mcpwire_model::{
     ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,
 };
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 /// Every content block `version` can carry, annotated as far as it can be.
@@ -329,10 +330,13 @@ fn full_tool(version: Version) -> ToolInfo {
     }
     if version >= Version::V2025_06_18 {
         tool.title = Some("Add".into());
-        tool.output_schema = Some(object(json!({
-            "type": "object",
-            "properties": { "sum": { "type": "integer" } },
-        })));
+        tool.output_schema = Some(
+            object(json!({
+                "type": "object",
+                "properties": { "sum": { "type": "integer" } },
+            }))
+            .into(),
+        );
         tool.meta = Some(object(
             json!({ "example.com/owner": "math", "n": [1, 2.5] }),
         ));
@@ -675,9 +679,15 @@ fn the_upstream_2026_examples_read_and_survive_a_round_trip() {
     for (path, text) in examples("Tool") {
         let read = ToolInfo::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
         let original: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(read.input_schema, original["inputSchema"]);
+        // Kept as the example writes it (pretty-printed), byte for byte.
+        let members: std::collections::HashMap<String, Box<RawValue>> =
+            serde_json::from_str(&text).unwrap();
+        assert_eq!(read.input_schema.as_str(), members["inputSchema"].get());
         assert_eq!(
-            Value::Object(read.input_schema.clone()),
-            original["inputSchema"]
+            read.output_schema.as_ref().map(|s| s.as_str()),
+            members.get("outputSchema").map(|s| s.get()),
+            "{path}"
         );
         let again = read.to_json(v).unwrap().to_string();
         assert_eq!(ToolInfo::from_json(&again, v).unwrap(), read, "{path}");

@@ -71,9 +71,25 @@ pub(crate) fn as_generated<T: DeserializeOwned>(
 ) -> Result<T, ContentError> {
     // Through text: the generated types keep undeclared members as raw JSON text. Writing a
     // `Value` or a `Map` cannot fail (string keys, finite numbers), so an error is the schema's.
-    serde_json::to_string(value)
-        .and_then(|text| serde_json::from_str(&text))
-        .map_err(|e| ContentError::lacking(format!("{what} its schema refuses ({e})"), version))
+    match serde_json::to_string(value) {
+        Ok(text) => text_as_generated(&text, what, version),
+        Err(e) => Err(refused(what, &e, version)),
+    }
+}
+
+/// A JSON text (a schema kept as text) as the generated type `T`, or why the version's
+/// schema refuses it, as [`as_generated`] says it.
+pub(crate) fn text_as_generated<T: DeserializeOwned>(
+    text: &str,
+    what: &str,
+    version: Version,
+) -> Result<T, ContentError> {
+    serde_json::from_str(text).map_err(|e| refused(what, &e, version))
+}
+
+/// `{what} its schema refuses (…)`.
+fn refused(what: &str, error: &serde_json::Error, version: Version) -> ContentError {
+    ContentError::lacking(format!("{what} its schema refuses ({error})"), version)
 }
 
 /// An optional JSON object (`_meta`, `metadata`, a task) as the generated type `T`.
