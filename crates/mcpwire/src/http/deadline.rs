@@ -5,6 +5,7 @@
 //! [`HttpConfig::request_timeout`]: super::HttpConfig::request_timeout
 
 use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 
 use http_body_util::BodyExt;
@@ -24,12 +25,13 @@ pub(crate) const REQUEST_TIMEOUT: i64 = -32001;
 /// Runs `exchange` (the whole answer to `frame`) for at most `limit`; an error answer to a
 /// frame without a readable id spells its absence as `missing_id`. Dropping the exchange,
 /// or the body of its SSE answer, is what cancels the request (stateless mode aborts a
-/// handler whose answer is dropped).
-pub(crate) async fn limit(
+/// handler whose answer is dropped). The exchange is pinned by the caller: taken by value,
+/// it would be kept twice more in this future (once as the argument, once in the timeout).
+pub(crate) async fn limit<F: Future<Output = HttpResponse>>(
     limit: Duration,
     frame: Bytes,
     missing_id: MissingId,
-    exchange: impl Future<Output = HttpResponse>,
+    exchange: Pin<&mut F>,
 ) -> HttpResponse {
     let at = Instant::now() + limit;
     let Ok(response) = timeout_at(at, exchange).await else {

@@ -8,6 +8,7 @@ use hyper::body::Bytes;
 use hyper::header::{
     ACCEPT, ALLOW, CONTENT_ENCODING, CONTENT_TYPE, HOST, HeaderValue, ORIGIN, RETRY_AFTER,
 };
+use hyper::http::request::Parts;
 use hyper::{Method, Request, StatusCode};
 use tokio::sync::mpsc;
 
@@ -28,6 +29,7 @@ use super::routing::{self, HEADER_MISMATCH};
 use super::session_id::SessionId;
 use super::sessions::{Found, Opened, PeerKey, Refusal, Sessions, Unsolicited};
 use crate::profile::{MissingId, Profile};
+use crate::split::FrameSplit;
 
 /// The first version whose SSE streams open with a priming event (an id and empty data).
 const PRIMING_FROM: &str = "2025-11-25";
@@ -83,11 +85,17 @@ impl<S: HttpService> Endpoint<S> {
         }
     }
 
-    /// Answers one request from `peer`, telling `state` how far it got (its body on its way,
-    /// the id its answer goes to).
+    /// Answers one request from `peer`, its head `head` and its body `body`, telling `state`
+    /// how far it got (its body on its way, the id its answer goes to).
+    ///
+    /// The head is borrowed, not moved: every future a value is moved into keeps its own copy
+    /// of it (an `async fn` keeps its arguments twice), so a moved head would be held four
+    /// times over in the future of one request. The GET stream's path, rarer, is boxed so
+    /// that its state does not size every POST's.
     pub(crate) async fn respond<B>(
         &self,
-        request: Request<B>,
+        head: &mut Parts,
+        body: B,
         peer: SocketAddr,
         state: &RequestState,
     ) -> HttpResponse
@@ -97,49 +105,48 @@ impl<S: HttpService> Endpoint<S> {
     {
         // Behind a trusted proxy, the client it names (the connection's address otherwise).
         let peer =
-            super::forwarded::client_address(peer, request.headers(), &self.config.trusted_proxies);
+            super::forwarded::client_address(peer, &head.headers, &self.config.trusted_proxies);
         // Refused before the body is read: no id to echo.
         let refuse = Refuse {
             id: None,
-            missing_id: self.missing_id(request.headers(), None),
+            missing_id: self.missing_id(&head.headers, None),
         };
-        if let Err((status, why)) = self.check_host_and_origin(&request) {
+        if let Err((status, why)) = self.check_host_and_origin(&head.headers) {
             return refuse.error(status, why);
         }
-        let mut request = request;
         if let Some(guard) = &self.config.guard {
-            let gate = guard
-                .0
-                .check(request.method(), request.uri(), request.headers())
-                .await;
+            let gate = guard.0.check(&head.method, &head.uri, &head.headers).await;
             match gate {
                 Gate::Pass(caller) => {
                     if let Some(caller) = caller {
-                        request.extensions_mut().insert(caller);
+                        head.extensions.insert(caller);
                     }
                 }
-                Gate::Answer(answer) => return guarded(answer, request.headers()),
+                Gate::Answer(answer) => return guarded(answer, &head.headers),
             }
         }
         if let Some(check) = &self.config.health
-            && request.uri().path() == super::health::HEALTH_PATH
+            && head.uri.path() == super::health::HEALTH_PATH
         {
-            return super::health::answer(check.as_ref(), &request);
+            return super::health::answer(check.as_ref(), &without_body(head));
         }
-        if request.uri().path() != self.config.path {
+        if head.uri.path() != self.config.path {
             return refuse.error(
                 StatusCode::NOT_FOUND,
-                &format!("no MCP endpoint at {}", request.uri().path()),
+                &format!("no MCP endpoint at {}", head.uri.path()),
             );
         }
         // Present only when allowed: any other origin got 403 above.
-        let origin = request.headers().get(ORIGIN).cloned();
-        let mut response = match *request.method() {
-            Method::POST => self.post(request, peer, state).await,
+        let origin = head.headers.get(ORIGIN).cloned();
+        let mut response = match head.method {
+            Method::POST => self.post(head, body, peer, state).await,
             // Without their bodies (which these methods do not read), so that the request
             // held across the await need not be `Sync`.
-            Method::GET => self.get(&without_body(request)).await,
-            Method::DELETE => self.delete(&without_body(request)),
+            Method::GET => {
+                let request = without_body(head);
+                Box::pin(async move { self.get(&request).await }).await
+            }
+            Method::DELETE => self.delete(&without_body(head)),
             Method::OPTIONS if origin.is_some() => cors::preflight(self.allow()),
             _ => self.method_not_allowed(),
         };
@@ -150,11 +157,10 @@ impl<S: HttpService> Endpoint<S> {
     }
 
     /// `Host` must name an allowed host; `Origin`, when present, an allowed origin (403).
-    fn check_host_and_origin<B>(
+    fn check_host_and_origin(
         &self,
-        request: &Request<B>,
+        headers: &hyper::HeaderMap,
     ) -> Result<(), (StatusCode, &'static str)> {
-        let headers = request.headers();
         if headers.get_all(HOST).iter().nth(1).is_some() {
             // RFC 9112 §3.2: more than one Host field line is a 400.
             return Err((StatusCode::BAD_REQUEST, "more than one Host header"));
@@ -284,7 +290,8 @@ impl<S: HttpService> Endpoint<S> {
     /// answers the request's id when it can be read.
     async fn post<B>(
         &self,
-        request: Request<B>,
+        parts: &mut Parts,
+        incoming: B,
         peer: SocketAddr,
         state: &RequestState,
     ) -> HttpResponse
@@ -292,7 +299,6 @@ impl<S: HttpService> Endpoint<S> {
         B: hyper::body::Body<Data = Bytes>,
         B::Error: std::fmt::Display,
     {
-        let (parts, incoming) = request.into_parts();
         let request_headers = &parts.headers;
         state.body_begins(self.missing_id(request_headers, None));
         let read = body::read(request_headers, incoming, &self.body_limits, &self.budget).await;
@@ -301,7 +307,9 @@ impl<S: HttpService> Endpoint<S> {
             Ok(read) => read,
             Err(refusal) => return refusal.response(self.missing_id(request_headers, None)),
         };
-        let kind = BodyKind::of(&read.bytes, self.config.max_batch_len);
+        let mut kind = BodyKind::of(&read.bytes, self.config.max_batch_len);
+        // The scan goes on to the session's peer: moved, not copied.
+        let split = kind.split.take();
         // Decoded: the body's share of the budget goes back now, not when its handler returns
         // (a slow handler must not hold other clients' budget).
         drop(read.budget);
@@ -383,7 +391,7 @@ impl<S: HttpService> Endpoint<S> {
                 return refuse.error_with_code(StatusCode::BAD_REQUEST, HEADER_MISMATCH, &why);
             }
             return self
-                .post_stateless(read.bytes, capacity, &kind, peer, parts)
+                .post_stateless(read.bytes, split, capacity, &kind, peer, parts)
                 .await;
         }
         if let Some(found) = session {
@@ -391,7 +399,7 @@ impl<S: HttpService> Endpoint<S> {
             let outcome = exchange::run(
                 found.handler,
                 read.bytes,
-                kind.split.clone(),
+                split,
                 capacity,
                 WhenClientLeaves::RunOn,
                 resume,
@@ -403,8 +411,9 @@ impl<S: HttpService> Endpoint<S> {
             response
         } else if kind.is_initialize() {
             let caller = parts.extensions.get::<Caller>().cloned();
-            self.open_session(read.bytes, &kind, peer, caller, refuse.missing_id)
-                .await
+            // Boxed: once a session, its state need not size every POST's future.
+            let open = self.open_session(read.bytes, split, &kind, peer, caller, refuse.missing_id);
+            Box::pin(open).await
         } else {
             refuse.error(
                 StatusCode::BAD_REQUEST,
@@ -419,13 +428,14 @@ impl<S: HttpService> Endpoint<S> {
     async fn post_stateless(
         &self,
         frame: Bytes,
+        split: Option<Box<FrameSplit>>,
         capacity: Option<usize>,
         kind: &BodyKind,
         peer: SocketAddr,
-        parts: hyper::http::request::Parts,
+        parts: &mut Parts,
     ) -> HttpResponse {
         let parts_caller = parts.extensions.get::<Caller>().cloned();
-        let request_headers = parts.headers;
+        let request_headers = std::mem::take(&mut parts.headers);
         // An MCP client (one that names its version) gets the statuses of 2026-07-28; plain
         // JSON-RPC behind a stateless endpoint keeps those of JSON-RPC over HTTP.
         let statuses = if kind.meta_version.is_some()
@@ -446,11 +456,12 @@ impl<S: HttpService> Endpoint<S> {
             request_headers: Some(request_headers),
         }));
         let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
-        let exchange = async {
+        // Pinned here, once: moved into `deadline::limit`, it would be kept twice more.
+        let exchange = std::pin::pin!(async {
             let outcome = exchange::run(
                 Arc::clone(&handler),
                 frame.clone(),
-                kind.split.clone(),
+                split,
                 capacity,
                 WhenClientLeaves::Abort,
                 None,
@@ -460,7 +471,7 @@ impl<S: HttpService> Endpoint<S> {
             let mut response = answer(outcome, kind, statuses, missing_id);
             response.body_mut().keep(vec![Box::new(handler)]);
             response
-        };
+        });
         match self.config.effective_request_timeout() {
             Some(limit) => deadline::limit(limit, frame.clone(), missing_id, exchange).await,
             None => exchange.await,
@@ -472,6 +483,7 @@ impl<S: HttpService> Endpoint<S> {
     async fn open_session(
         &self,
         frame: Bytes,
+        split: Option<Box<FrameSplit>>,
         kind: &BodyKind,
         peer: SocketAddr,
         caller: Option<Caller>,
@@ -515,7 +527,7 @@ impl<S: HttpService> Endpoint<S> {
         let outcome = exchange::run(
             Arc::clone(&handler),
             frame,
-            kind.split.clone(),
+            split,
             None,
             WhenClientLeaves::RunOn,
             None,
@@ -1007,7 +1019,7 @@ fn owner_of(extensions: &hyper::http::Extensions) -> Option<&str> {
         .map(|caller| caller.subject.as_str())
 }
 
-fn without_body<B>(request: Request<B>) -> Request<()> {
-    let (parts, _) = request.into_parts();
-    Request::from_parts(parts, ())
+fn without_body(head: &mut Parts) -> Request<()> {
+    let (empty, ()) = Request::new(()).into_parts();
+    Request::from_parts(std::mem::replace(head, empty), ())
 }

@@ -99,7 +99,8 @@ pub(crate) async fn run<H: SessionHandler>(
         return finished(task.await);
     };
     if let (Some(resume), Some(close)) = (resume, close) {
-        return resumable::run(resume, frames, task, close).await;
+        // Boxed: only with an event store; inline, it would size every exchange's future.
+        return Box::pin(resumable::run(resume, frames, task, close)).await;
     }
     let first = race(frames.recv(), &mut task).await;
     match first {

@@ -128,11 +128,13 @@ where
     fn call(&mut self, request: Request<B>) -> Self::Future {
         self.start_sweeping();
         let endpoint = Arc::clone(&self.endpoint);
+        let peer = peer_of(&request);
+        // Split here, so that the future holds the head once (see `Endpoint::respond`).
+        let (mut head, body) = request.into_parts();
         Box::pin(async move {
-            let peer = peer_of(&request);
             let state = RequestState::default();
             state.begin();
-            let response = endpoint.respond(request, peer, &state).await;
+            let response = endpoint.respond(&mut head, body, peer, &state).await;
             state.answered();
             Ok(response)
         })
