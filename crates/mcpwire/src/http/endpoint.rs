@@ -12,6 +12,7 @@ use hyper::http::request::Parts;
 use hyper::{Method, Request, StatusCode};
 use tokio::sync::mpsc;
 
+use super::frame_queue::FrameReceiver;
 use super::body::{self, BodyBudget, BodyLimits};
 use super::classify::BodyKind;
 use super::config::{Eras, HttpConfig};
@@ -751,7 +752,7 @@ impl<S: HttpService> Endpoint<S> {
 /// Feeds a GET stream from the session's unsolicited frames until the client leaves or the
 /// session ends; then the receiver goes back to the session for the next GET.
 async fn forward_unsolicited(
-    mut receiver: mpsc::Receiver<Bytes>,
+    mut receiver: FrameReceiver,
     slot: Unsolicited,
     mut ended: tokio::sync::watch::Receiver<()>,
     sender: mpsc::Sender<Bytes>,

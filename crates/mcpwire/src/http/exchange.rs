@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TryRecvError;
 use tokio::task::JoinHandle;
 
+use super::frame_queue::FrameReceiver;
 use super::handler::{HandlerReply, Outbound, SessionHandler};
 use super::race::{First, race};
 use super::response::{HttpResponse, event_stream, sse_event};
@@ -129,7 +130,7 @@ pub(crate) fn finished(done: Result<Option<HandlerReply>, tokio::task::JoinError
 }
 
 /// Starts the SSE stream of an exchange whose handler sent `first` and is still running.
-fn stream(first: Bytes, frames: mpsc::Receiver<Bytes>, task: HandlerTask) -> HttpResponse {
+fn stream(first: Bytes, frames: FrameReceiver, task: HandlerTask) -> HttpResponse {
     let (sender, events) = mpsc::channel(EVENT_QUEUE);
     tokio::spawn(async move {
         let mut frames = frames;
@@ -164,7 +165,7 @@ fn stream(first: Bytes, frames: mpsc::Receiver<Bytes>, task: HandlerTask) -> Htt
 /// stream ends when this returns (the sender is dropped).
 async fn forward_rest(
     first: Bytes,
-    mut frames: mpsc::Receiver<Bytes>,
+    mut frames: FrameReceiver,
     reply: Option<HandlerReply>,
     sender: &mpsc::Sender<Bytes>,
 ) -> Result<(), ()> {
