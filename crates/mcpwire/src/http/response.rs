@@ -67,7 +67,11 @@ impl ResponseBody {
 
     /// Keeps `value` alive until the body has been sent or dropped.
     pub(crate) fn keep(&mut self, value: Keep) {
-        self._keep.extend(value);
+        if self._keep.is_empty() {
+            self._keep = value; // taken as it is, not copied into a vector grown for four
+        } else {
+            self._keep.extend(value);
+        }
     }
 }
 
