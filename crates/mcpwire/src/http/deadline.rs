@@ -4,8 +4,6 @@
 //!
 //! [`HttpConfig::request_timeout`]: super::HttpConfig::request_timeout
 
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
 
 use http_body_util::BodyExt;
@@ -13,7 +11,7 @@ use hyper::body::Bytes;
 use hyper::header::CONTENT_TYPE;
 use hyper::{Response, StatusCode};
 use tokio::sync::mpsc;
-use tokio::time::{Instant, sleep_until, timeout_at};
+use tokio::time::{Instant, sleep_until};
 
 use super::response::{HttpResponse, ResponseBody, frame_id, json, sse_event};
 use crate::profile::MissingId;
@@ -22,24 +20,25 @@ use crate::reply::{RpcError, error_reply};
 /// The JSON-RPC error code of a request that ran out of time (as the MCP SDKs use it).
 pub(crate) const REQUEST_TIMEOUT: i64 = -32001;
 
-/// Runs `exchange` (the whole answer to `frame`) for at most `limit`; an error answer to a
-/// frame without a readable id spells its absence as `missing_id`. Dropping the exchange,
-/// or the body of its SSE answer, is what cancels the request (stateless mode aborts a
-/// handler whose answer is dropped). The exchange is pinned by the caller: taken by value,
-/// it would be kept twice more in this future (once as the argument, once in the timeout).
-pub(crate) async fn limit<F: Future<Output = HttpResponse>>(
+/// The answer to `frame` when its exchange did not complete within `limit` (the exchange,
+/// dropped, cancelled the request: stateless mode aborts a handler whose answer is dropped).
+pub(crate) fn timed_out_answer(frame: &[u8], limit: Duration, missing_id: MissingId) -> HttpResponse {
+    json(
+        StatusCode::OK,
+        Bytes::from(timed_out(frame, limit, missing_id)),
+    )
+}
+
+/// `response`, the answer to `frame` made before `at` (the exchange's deadline, `limit` after
+/// it began): a JSON answer as it is; an SSE stream relayed until `at` only, when the error
+/// answer ends it and its body is dropped (which cancels the request).
+pub(crate) fn limit_stream(
+    at: Instant,
     limit: Duration,
-    frame: Bytes,
+    frame: &[u8],
     missing_id: MissingId,
-    exchange: Pin<&mut F>,
+    response: HttpResponse,
 ) -> HttpResponse {
-    let at = Instant::now() + limit;
-    let Ok(response) = timeout_at(at, exchange).await else {
-        return json(
-            StatusCode::OK,
-            Bytes::from(timed_out(&frame, limit, missing_id)),
-        );
-    };
     let streams = response
         .headers()
         .get(CONTENT_TYPE)
@@ -53,7 +52,7 @@ pub(crate) async fn limit<F: Future<Output = HttpResponse>>(
         at,
         body,
         sender,
-        timed_out(&frame, limit, missing_id),
+        timed_out(frame, limit, missing_id),
     ));
     Response::from_parts(parts, ResponseBody::stream(events))
 }

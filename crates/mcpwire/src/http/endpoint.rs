@@ -391,9 +391,35 @@ impl<S: HttpService> Endpoint<S> {
             if let Err(why) = routing::check(request_headers, &kind) {
                 return refuse.error_with_code(StatusCode::BAD_REQUEST, HEADER_MISMATCH, &why);
             }
-            return self
-                .post_stateless(read.bytes, split, capacity, &kind, peer, parts)
-                .await;
+            // Awaited here, not in a function of its own: an `async fn` would keep each of
+            // its arguments twice, in a state that sizes every POST's future.
+            let (handler, caller, statuses) = self.open_stateless(&kind, peer, parts);
+            let frame = read.bytes;
+            let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
+            let start = || {
+                let handler = Arc::clone(&handler);
+                let abort = WhenClientLeaves::Abort;
+                exchange::run(handler, frame.clone(), split, capacity, abort, None, caller)
+            };
+            let limit = self.config.effective_request_timeout();
+            let (outcome, deadline) = match limit {
+                Some(limit) => {
+                    let at = tokio::time::Instant::now() + limit;
+                    match tokio::time::timeout_at(at, start()).await {
+                        Ok(outcome) => (outcome, Some((at, limit))),
+                        Err(_) => return deadline::timed_out_answer(&frame, limit, missing_id),
+                    }
+                }
+                None => (start().await, None),
+            };
+            let mut response = answer(outcome, &kind, statuses, missing_id);
+            // Dropped with the response body (sent, or the client left the stream), or here
+            // with this future (the client hung up while the handler ran).
+            response.body_mut().keep(vec![Box::new(handler)]);
+            return match deadline {
+                Some((at, limit)) => deadline::limit_stream(at, limit, &frame, missing_id, response),
+                None => response,
+            };
         }
         if let Some(found) = session {
             let resume = self.resume(&parts.headers, found.protocol_version.as_deref());
@@ -423,18 +449,16 @@ impl<S: HttpService> Endpoint<S> {
         }
     }
 
-    /// A stateless POST: a fresh handler whose work ends with its client. The handler is
-    /// dropped once the answer has been sent or the client has left (it is held by the
-    /// exchange and by the answer's body), and its task is aborted if the client leaves first.
-    async fn post_stateless(
+    /// The handler of a stateless POST: a fresh one whose work ends with its client (the
+    /// POST drops it once the answer has been sent or the client has left, and its task is
+    /// aborted if the client leaves first); the POST's caller, and the statuses its answer
+    /// gets.
+    fn open_stateless(
         &self,
-        frame: Bytes,
-        split: Option<Box<FrameSplit>>,
-        capacity: Option<usize>,
         kind: &BodyKind,
         peer: SocketAddr,
         parts: &mut Parts,
-    ) -> HttpResponse {
+    ) -> (Arc<S::Handler>, Option<Caller>, Statuses) {
         let parts_caller = parts.extensions.get::<Caller>().cloned();
         let request_headers = std::mem::take(&mut parts.headers);
         // An MCP client (one that names its version) gets the statuses of 2026-07-28; plain
@@ -446,8 +470,6 @@ impl<S: HttpService> Endpoint<S> {
         } else {
             Statuses::Session
         };
-        // Dropped with this future (the client hung up while the handler ran) or with the
-        // response body (sent, or the client left the stream).
         let handler = Arc::new(self.service.open(SessionContext {
             peer,
             id: None,
@@ -456,27 +478,7 @@ impl<S: HttpService> Endpoint<S> {
             caller: parts_caller.clone(),
             request_headers: Some(request_headers),
         }));
-        let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
-        // Pinned here, once: moved into `deadline::limit`, it would be kept twice more.
-        let exchange = std::pin::pin!(async {
-            let outcome = exchange::run(
-                Arc::clone(&handler),
-                frame.clone(),
-                split,
-                capacity,
-                WhenClientLeaves::Abort,
-                None,
-                parts_caller,
-            )
-            .await;
-            let mut response = answer(outcome, kind, statuses, missing_id);
-            response.body_mut().keep(vec![Box::new(handler)]);
-            response
-        });
-        match self.config.effective_request_timeout() {
-            Some(limit) => deadline::limit(limit, frame.clone(), missing_id, exchange).await,
-            None => exchange.await,
-        }
+        (handler, parts_caller, statuses)
     }
 
     /// Runs an `initialize` without a session and opens one when it succeeds. The handler

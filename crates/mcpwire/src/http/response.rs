@@ -118,9 +118,9 @@ pub(crate) fn empty(status: StatusCode) -> HttpResponse {
 pub(crate) fn json(status: StatusCode, body: Bytes) -> HttpResponse {
     let mut response = Response::new(ResponseBody::full(body));
     *response.status_mut() = status;
-    // Room for `Content-Type` and one more (the session of an `initialize`): the first
-    // insert into an empty map makes room for six.
-    *response.headers_mut() = hyper::HeaderMap::with_capacity(2);
+    // Room for `Content-Type` (a map grows as more are added): the first insert into an
+    // empty map makes room for six.
+    *response.headers_mut() = hyper::HeaderMap::with_capacity(1);
     response
         .headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
