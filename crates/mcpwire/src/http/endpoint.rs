@@ -87,7 +87,8 @@ impl<S: HttpService> Endpoint<S> {
     }
 
     /// Answers one request from `peer`, its head `head` and its body `body`, telling `state`
-    /// how far it got (its body on its way, the id its answer goes to).
+    /// how far it got (its body on its way, the id its answer goes to), when a listener
+    /// watches it (the tower `Service` has none to tell).
     ///
     /// The head is borrowed, not moved: every future a value is moved into keeps its own copy
     /// of it (an `async fn` keeps its arguments twice), so a moved head would be held four
@@ -98,7 +99,7 @@ impl<S: HttpService> Endpoint<S> {
         head: &mut Parts,
         body: B,
         peer: SocketAddr,
-        state: &RequestState,
+        state: Option<&RequestState>,
     ) -> HttpResponse
     where
         B: hyper::body::Body<Data = Bytes>,
@@ -294,16 +295,20 @@ impl<S: HttpService> Endpoint<S> {
         parts: &mut Parts,
         incoming: B,
         peer: SocketAddr,
-        state: &RequestState,
+        state: Option<&RequestState>,
     ) -> HttpResponse
     where
         B: hyper::body::Body<Data = Bytes>,
         B::Error: std::fmt::Display,
     {
         let request_headers = &parts.headers;
-        state.body_begins(self.missing_id(request_headers, None));
+        if let Some(state) = state {
+            state.body_begins(self.missing_id(request_headers, None));
+        }
         let read = body::read(request_headers, incoming, &self.body_limits, &self.budget).await;
-        state.body_ends();
+        if let Some(state) = state {
+            state.body_ends();
+        }
         let read = match read {
             Ok(read) => read,
             Err(refusal) => return refusal.response(self.missing_id(request_headers, None)),
@@ -371,7 +376,9 @@ impl<S: HttpService> Endpoint<S> {
         };
         let agreed = session.as_ref().and_then(|f| f.protocol_version.as_deref());
         refuse.missing_id = self.missing_id(request_headers, agreed);
-        state.address(refuse.id, refuse.missing_id);
+        if let Some(state) = state {
+            state.address(refuse.id, refuse.missing_id);
+        }
         if let Some(why) = version_differs(request_headers, agreed) {
             return refuse.error(StatusCode::BAD_REQUEST, &why);
         }
@@ -415,7 +422,7 @@ impl<S: HttpService> Endpoint<S> {
             let mut response = answer(outcome, &kind, statuses, missing_id);
             // Dropped with the response body (sent, or the client left the stream), or here
             // with this future (the client hung up while the handler ran).
-            response.body_mut().keep(vec![Box::new(handler)]);
+            response.body_mut().keep_one(handler);
             return match deadline {
                 Some((at, limit)) => deadline::limit_stream(at, limit, &frame, missing_id, response),
                 None => response,
@@ -434,7 +441,7 @@ impl<S: HttpService> Endpoint<S> {
             )
             .await;
             let mut response = answer(outcome, &kind, Statuses::Session, refuse.missing_id);
-            response.body_mut().keep(vec![Box::new(found.lease)]);
+            response.body_mut().keep_one(found.lease);
             response
         } else if kind.is_initialize() {
             let caller = parts.extensions.get::<Caller>().cloned();
@@ -632,7 +639,7 @@ impl<S: HttpService> Endpoint<S> {
                     resumable::resume_get_stream(resume.clone(), slot, ended, &last_event_id);
                 match resumed.await {
                     Some(Ok(mut response)) => {
-                        response.body_mut().keep(vec![Box::new(found.lease)]);
+                        response.body_mut().keep_one(found.lease);
                         return response;
                     }
                     Some(Err((status, why))) => return refuse.error(status, &why),
@@ -645,7 +652,7 @@ impl<S: HttpService> Endpoint<S> {
                     Ok(response) => response,
                     Err(why) => return refuse.error(StatusCode::BAD_REQUEST, &why),
                 };
-            response.body_mut().keep(vec![Box::new(found.lease)]);
+            response.body_mut().keep_one(found.lease);
             return response;
         }
         let Some(slot) = found.unsolicited.clone() else {
@@ -667,7 +674,7 @@ impl<S: HttpService> Endpoint<S> {
             let ended = found.ended.clone();
             match resumable::open_get_stream(resume, slot.clone(), receiver, ended).await {
                 Ok(mut response) => {
-                    response.body_mut().keep(vec![Box::new(found.lease)]);
+                    response.body_mut().keep_one(found.lease);
                     return response;
                 }
                 Err(back) => receiver = back,
@@ -677,7 +684,7 @@ impl<S: HttpService> Endpoint<S> {
         let ended = found.ended.clone();
         tokio::spawn(forward_unsolicited(receiver, slot, ended, sender));
         let mut response = event_stream(events);
-        response.body_mut().keep(vec![Box::new(found.lease)]);
+        response.body_mut().keep_one(found.lease);
         response
     }
 

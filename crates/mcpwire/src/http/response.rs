@@ -25,6 +25,8 @@ pub(crate) type Keep = Vec<Box<dyn Any + Send + Sync>>;
 /// events arrive as they are sent (an [`http_body::Body`](hyper::body::Body) of [`Bytes`]).
 pub struct ResponseBody {
     kind: Kind,
+    /// The first value kept, held without a vector (most bodies keep one).
+    _held: Option<Box<dyn Any + Send + Sync>>,
     _keep: Keep,
 }
 
@@ -46,6 +48,7 @@ impl ResponseBody {
     pub(crate) fn full(bytes: Bytes) -> ResponseBody {
         ResponseBody {
             kind: Kind::Full((!bytes.is_empty()).then_some(bytes)),
+            _held: None,
             _keep: Vec::new(),
         }
     }
@@ -53,6 +56,7 @@ impl ResponseBody {
     pub(crate) fn stream(receiver: mpsc::Receiver<Bytes>) -> ResponseBody {
         ResponseBody {
             kind: Kind::Stream(receiver),
+            _held: None,
             _keep: Vec::new(),
         }
     }
@@ -62,6 +66,16 @@ impl ResponseBody {
         match &self.kind {
             Kind::Full(bytes) => bytes.as_ref(),
             Kind::Stream(_) => None,
+        }
+    }
+
+    /// Keeps `value` alive until the body has been sent or dropped.
+    pub(crate) fn keep_one(&mut self, value: impl Any + Send + Sync) {
+        let value = Box::new(value);
+        if self._held.is_none() {
+            self._held = Some(value);
+        } else {
+            self._keep.push(value);
         }
     }
 

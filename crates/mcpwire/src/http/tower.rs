@@ -19,7 +19,6 @@ use hyper::{Request, Response};
 use super::config::HttpConfig;
 use super::endpoint::Endpoint;
 use super::handler::HttpService;
-use super::request_state::RequestState;
 use super::response::ResponseBody;
 
 /// The address of the client that sent a request, as a request extension: what
@@ -131,12 +130,7 @@ where
         let peer = peer_of(&request);
         // Split here, so that the future holds the head once (see `Endpoint::respond`).
         let (mut head, body) = request.into_parts();
-        Box::pin(async move {
-            let state = RequestState::default();
-            state.begin();
-            let response = endpoint.respond(&mut head, body, peer, &state).await;
-            state.answered();
-            Ok(response)
-        })
+        // No `RequestState`: only the listener's connection limits read one.
+        Box::pin(async move { Ok(endpoint.respond(&mut head, body, peer, None).await) })
     }
 }
