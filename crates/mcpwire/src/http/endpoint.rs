@@ -98,7 +98,7 @@ impl<S: HttpService> Endpoint<S> {
         &self,
         head: &mut Parts,
         body: B,
-        peer: SocketAddr,
+        peer: &SocketAddr,
         state: Option<&RequestState>,
     ) -> HttpResponse
     where
@@ -107,7 +107,7 @@ impl<S: HttpService> Endpoint<S> {
     {
         // Behind a trusted proxy, the client it names (the connection's address otherwise).
         let peer =
-            super::forwarded::client_address(peer, &head.headers, &self.config.trusted_proxies);
+            super::forwarded::client_address(*peer, &head.headers, &self.config.trusted_proxies);
         // Refused before the body is read: no id to echo.
         let refuse = Refuse {
             id: None,
@@ -141,7 +141,7 @@ impl<S: HttpService> Endpoint<S> {
         // Present only when allowed: any other origin got 403 above.
         let origin = head.headers.get(ORIGIN).cloned();
         let mut response = match head.method {
-            Method::POST => self.post(head, body, peer, state).await,
+            Method::POST => self.post(head, body, &peer, state).await,
             // Without their bodies (which these methods do not read), so that the request
             // held across the await need not be `Sync`.
             Method::GET => {
@@ -294,7 +294,7 @@ impl<S: HttpService> Endpoint<S> {
         &self,
         parts: &mut Parts,
         incoming: B,
-        peer: SocketAddr,
+        peer: &SocketAddr,
         state: Option<&RequestState>,
     ) -> HttpResponse
     where
@@ -400,7 +400,7 @@ impl<S: HttpService> Endpoint<S> {
             }
             // Awaited here, not in a function of its own: an `async fn` would keep each of
             // its arguments twice, in a state that sizes every POST's future.
-            let (handler, caller, statuses) = self.open_stateless(&kind, peer, parts);
+            let (handler, caller, statuses) = self.open_stateless(&kind, *peer, parts);
             let frame = read.bytes;
             let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
             let start = || {
@@ -446,7 +446,7 @@ impl<S: HttpService> Endpoint<S> {
         } else if kind.is_initialize() {
             let caller = parts.extensions.get::<Caller>().cloned();
             // Boxed: once a session, its state need not size every POST's future.
-            let open = self.open_session(read.bytes, split, &kind, peer, caller, refuse.missing_id);
+            let open = self.open_session(read.bytes, split, &kind, *peer, caller, refuse.missing_id);
             Box::pin(open).await
         } else {
             refuse.error(

@@ -684,7 +684,7 @@ async fn serve_connection<S: HttpService>(
                 let state = &activity.request;
                 // Asked to make room before the answer began: the request ends here (its
                 // handler is dropped with `respond` where the mode cancels on leaving).
-                let respond = std::pin::pin!(endpoint.respond(&mut head, body, peer, Some(state)));
+                let respond = std::pin::pin!(endpoint.respond(&mut head, body, &peer, Some(state)));
                 let response =
                     match race(respond, state.shed_signal()).await {
                         First::Left(response) => response,

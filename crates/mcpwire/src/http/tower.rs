@@ -131,6 +131,6 @@ where
         // Split here, so that the future holds the head once (see `Endpoint::respond`).
         let (mut head, body) = request.into_parts();
         // No `RequestState`: only the listener's connection limits read one.
-        Box::pin(async move { Ok(endpoint.respond(&mut head, body, peer, None).await) })
+        Box::pin(async move { Ok(endpoint.respond(&mut head, body, &peer, None).await) })
     }
 }
