@@ -22,7 +22,11 @@ pub(crate) const REQUEST_TIMEOUT: i64 = -32001;
 
 /// The answer to `frame` when its exchange did not complete within `limit` (the exchange,
 /// dropped, cancelled the request: stateless mode aborts a handler whose answer is dropped).
-pub(crate) fn timed_out_answer(frame: &[u8], limit: Duration, missing_id: MissingId) -> HttpResponse {
+pub(crate) fn timed_out_answer(
+    frame: &[u8],
+    limit: Duration,
+    missing_id: MissingId,
+) -> HttpResponse {
     json(
         StatusCode::OK,
         Bytes::from(timed_out(frame, limit, missing_id)),

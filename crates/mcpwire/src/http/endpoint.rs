@@ -12,13 +12,13 @@ use hyper::http::request::Parts;
 use hyper::{Method, Request, StatusCode};
 use tokio::sync::mpsc;
 
-use super::frame_queue::FrameReceiver;
 use super::body::{self, BodyBudget, BodyLimits};
 use super::classify::BodyKind;
 use super::config::{Eras, HttpConfig};
 use super::cors;
 use super::deadline;
 use super::exchange::{self, Outcome, WhenClientLeaves};
+use super::frame_queue::FrameReceiver;
 use super::guard::{Caller, Gate, MessageTarget};
 use super::handler::{HandlerReply, HttpService, Outbound, SessionContext};
 use super::headers::{self, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
@@ -424,7 +424,9 @@ impl<S: HttpService> Endpoint<S> {
             // with this future (the client hung up while the handler ran).
             response.body_mut().keep_one(handler);
             return match deadline {
-                Some((at, limit)) => deadline::limit_stream(at, limit, &frame, missing_id, response),
+                Some((at, limit)) => {
+                    deadline::limit_stream(at, limit, &frame, missing_id, response)
+                }
                 None => response,
             };
         }
@@ -446,7 +448,8 @@ impl<S: HttpService> Endpoint<S> {
         } else if kind.is_initialize() {
             let caller = parts.extensions.get::<Caller>().cloned();
             // Boxed: once a session, its state need not size every POST's future.
-            let open = self.open_session(read.bytes, split, &kind, *peer, caller, refuse.missing_id);
+            let open =
+                self.open_session(read.bytes, split, &kind, *peer, caller, refuse.missing_id);
             Box::pin(open).await
         } else {
             refuse.error(

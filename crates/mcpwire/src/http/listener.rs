@@ -685,11 +685,10 @@ async fn serve_connection<S: HttpService>(
                 // Asked to make room before the answer began: the request ends here (its
                 // handler is dropped with `respond` where the mode cancels on leaving).
                 let respond = std::pin::pin!(endpoint.respond(&mut head, body, &peer, Some(state)));
-                let response =
-                    match race(respond, state.shed_signal()).await {
-                        First::Left(response) => response,
-                        First::Right(()) => state.shed_answer(),
-                    };
+                let response = match race(respond, state.shed_signal()).await {
+                    First::Left(response) => response,
+                    First::Right(()) => state.shed_answer(),
+                };
                 state.answered();
                 // The answer's bytes count against the response budget until written.
                 let mut response = response_budget::admit(response, &unsent, limits.timeout);
