@@ -121,6 +121,7 @@ mod endpoint;
 mod event_store;
 mod exchange;
 mod forwarded;
+mod frame_queue;
 mod guard;
 mod handler;
 mod headers;
