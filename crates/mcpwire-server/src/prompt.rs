@@ -7,6 +7,7 @@ use mcpwire::RpcError;
 use mcpwire_model::{PromptArgumentEntry, PromptEntry};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_member};
@@ -175,14 +176,15 @@ impl Prompt {
         }
     }
 
-    /// Decodes the arguments and runs the handler: the `GetPromptResult` members, or -32603
+    /// Decodes the arguments and runs the handler: the `GetPromptResult`, written once as
+    /// text, or -32603
     /// when a message holds a block `version` lacks.
     pub(crate) fn start(
         &self,
         arguments: Map<String, Value>,
         ctx: Context,
         version: Version,
-    ) -> Result<BoxFuture<Result<Value, RpcError>>, ArgumentError> {
+    ) -> Result<BoxFuture<Result<Box<RawValue>, RpcError>>, ArgumentError> {
         let messages = (self.handler)(arguments, ctx)?;
         let description = self.description.clone();
         Ok(Box::pin(async move {

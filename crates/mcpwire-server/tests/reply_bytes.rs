@@ -53,9 +53,11 @@ fn server(profile: Profile) -> McpServer {
         .page_size(2)
         .profile(profile)
         .request_state_secret("a fixed secret for the golden replies, 32+ bytes")
-        .tool("add", "Add two integers", |Add { a, b }: Add, _: Context| async move {
-            Structured(Sum { sum: a + b })
-        })
+        .tool(
+            "add",
+            "Add two integers",
+            |Add { a, b }: Add, _: Context| async move { Structured(Sum { sum: a + b }) },
+        )
         .tool("hello", "Say hello", |_: NoArguments, _: Context| async {
             ToolResult::content(vec![
                 Content::text("hello \u{1f}\"world\""),
@@ -65,12 +67,16 @@ fn server(profile: Profile) -> McpServer {
         .tool("fail", "A tool error", |_: NoArguments, _: Context| async {
             ToolResult::error("it failed")
         })
-        .tool("ask", "Asks a name", |_: NoArguments, ctx: Context| async move {
-            match ctx.elicit::<Name>("Your name?").await {
-                Ok(Elicitation::Accepted(Name { name })) => ToolResult::text(name),
-                _ => ToolResult::text("nobody"),
-            }
-        })
+        .tool(
+            "ask",
+            "Asks a name",
+            |_: NoArguments, ctx: Context| async move {
+                match ctx.elicit::<Name>("Your name?").await {
+                    Ok(Elicitation::Accepted(Name { name })) => ToolResult::text(name),
+                    _ => ToolResult::text("nobody"),
+                }
+            },
+        )
         .resource(
             Resource::new("mem://text", "text", |_: Context| async {
                 ResourceContents::text("some \"text\"\n")
@@ -94,12 +100,16 @@ fn server(profile: Profile) -> McpServer {
             .complete("id", |_| async { vec!["1".into(), "2".into()] }),
         )
         .prompt(
-            Prompt::new("write", "Write about a topic", |t: Topic, _: Context| async move {
-                vec![
-                    PromptMessage::user(format!("Write about {}", t.topic)),
-                    PromptMessage::assistant("Sure."),
-                ]
-            })
+            Prompt::new(
+                "write",
+                "Write about a topic",
+                |t: Topic, _: Context| async move {
+                    vec![
+                        PromptMessage::user(format!("Write about {}", t.topic)),
+                        PromptMessage::assistant("Sure."),
+                    ]
+                },
+            )
             .complete("topic", |request| async move {
                 ["rust", "rivers", "json"]
                     .into_iter()
@@ -118,9 +128,11 @@ fn server(profile: Profile) -> McpServer {
                 }
             },
         ))
-        .prompt(Prompt::new("third", "third", |_: NoArguments, _: Context| async {
-            vec![PromptMessage::user("3")]
-        }))
+        .prompt(Prompt::new(
+            "third",
+            "third",
+            |_: NoArguments, _: Context| async { vec![PromptMessage::user("3")] },
+        ))
         .build()
         .expect("the server builds")
 }
@@ -148,7 +160,10 @@ fn requests() -> Vec<(&'static str, &'static str)> {
         ("resources/unsubscribe", r#"{"uri":"mem://text"}"#),
         ("prompts/list", "{}"),
         ("prompts/list", r#"{"cursor":"c1.31"}"#),
-        ("prompts/get", r#"{"name":"write","arguments":{"topic":"rust"}}"#),
+        (
+            "prompts/get",
+            r#"{"name":"write","arguments":{"topic":"rust"}}"#,
+        ),
         ("prompts/get", r#"{"name":"write"}"#),
         (
             "completion/complete",
@@ -190,7 +205,12 @@ fn normalized(reply: &str) -> String {
 /// Every request of [`requests`] under `version`, each line followed by its reply.
 async fn conversation(version: Version) -> String {
     let stateless = version.is_stateless();
-    let profile = Profile::mcp(if stateless { "2026-07-28" } else { "2025-11-25" }).unwrap();
+    let profile = Profile::mcp(if stateless {
+        "2026-07-28"
+    } else {
+        "2025-11-25"
+    })
+    .unwrap();
     let server = server(profile);
     let (client, end) = tokio::io::duplex(1 << 20);
     let served = tokio::spawn(async move {
@@ -225,7 +245,10 @@ async fn conversation(version: Version) -> String {
         writeln!(transcript, "> {line}\n< {}", normalized(reply.trim_end())).unwrap();
         if i == 0 && !stateless {
             let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-            write.write_all(format!("{initialized}\n").as_bytes()).await.unwrap();
+            write
+                .write_all(format!("{initialized}\n").as_bytes())
+                .await
+                .unwrap();
         }
     }
     write.shutdown().await.unwrap();

@@ -15,6 +15,8 @@ use crate::content::{
     Content, ContentError, ContentKind, EmbeddedResource, ResourceContents, ResourceLink, Role,
 };
 use crate::version::Version;
+use crate::written::Written;
+pub(crate) use crate::written::to_value;
 
 /// A tool result, version-neutral, as [`crate::ToolResult`] hands it over for encoding: its
 /// content borrowed, or owned so that each block goes once converted.
@@ -35,31 +37,6 @@ fn structured_object(value: &Value, version: Version) -> Result<JsonObject, Cont
 pub(crate) fn priority(value: f64, version: Version) -> Result<Number, ContentError> {
     Number::from_f64(value)
         .ok_or_else(|| ContentError::lacking(format!("the annotation priority {value}"), version))
-}
-
-/// What a generated result is written as: a JSON value, or its text (written once, from the
-/// generated type, with no value in between).
-pub(crate) trait Written: Sized {
-    /// `value` written as `Self`.
-    fn written(value: impl Serialize) -> Self;
-}
-
-impl Written for Value {
-    fn written(value: impl Serialize) -> Value {
-        to_value(value)
-    }
-}
-
-impl Written for Box<serde_json::value::RawValue> {
-    fn written(value: impl Serialize) -> Self {
-        // Infallible for the generated types, as for `to_value`.
-        serde_json::value::to_raw_value(&value).unwrap_or_default()
-    }
-}
-
-/// Serializes a generated value (infallible for these types: string keys, finite numbers).
-pub(crate) fn to_value(value: impl Serialize) -> Value {
-    serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
 /// A JSON value or object (a schema, `_meta`, an icon, a tool use) as the generated type `T`,
@@ -514,11 +491,11 @@ pub fn prompt_message(
 
 /// The `GetPromptResult` of `version`, serialized from its generated type (2026-07-28's
 /// `resultType` is `complete`).
-pub fn get_prompt_result(
+pub fn get_prompt_result<W: Written>(
     description: Option<&str>,
     messages: &[(Role, &Content)],
     version: Version,
-) -> Result<Value, ContentError> {
+) -> Result<W, ContentError> {
     macro_rules! result {
         ($m:ident) => {{
             let messages = messages
@@ -533,7 +510,7 @@ pub fn get_prompt_result(
                 { $m::GetPromptResult::new(messages) }
             );
             out.description = description.map(str::to_owned);
-            to_value(out)
+            W::written(out)
         }};
     }
     Ok(by_version!(version, result))
