@@ -10,10 +10,10 @@
 //! Per request (debug build), before and after the results were written once from the
 //! versions' generated types instead of going model -> generated type -> `Value` -> patched
 //! -> text (allocations, bytes):
-//! - `resources/read`, 2025-11-25 session: 39, 7,244 -> 29, 5,893;
-//! - `resources/read`, 2026-07-28 stateless: 59, 8,169 -> 40, 6,748;
-//! - `prompts/get`, 2025-11-25 session: 70, 12,036 -> 47, 8,694;
-//! - `prompts/get`, 2026-07-28 stateless: 87, 13,311 -> 61, 9,941.
+//! - `resources/read`, 2025-11-25 session: 39, 7,244 -> 28, 5,743;
+//! - `resources/read`, 2026-07-28 stateless: 59, 8,169 -> 39, 6,598;
+//! - `prompts/get`, 2025-11-25 session: 70, 12,036 -> 46, 8,547;
+//! - `prompts/get`, 2026-07-28 stateless: 87, 13,311 -> 60, 9,794.
 
 use mcpwire::Profile;
 use mcpwire_server::{

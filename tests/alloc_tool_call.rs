@@ -26,6 +26,10 @@
 //! 25,962 bytes. The classifier's scan handed on to the peer (boxed: unboxed, it grew every
 //! future that holds it by 1,120 bytes a call) makes a session's POST 89 / 22,456 and a
 //! stateless one 119 / 26,306.
+//! With every reply written once from its generated type (the method no longer copied for the
+//! request's future, a text block moved into the version's block, `structuredContent` written
+//! from the result's value without copying it): in process 44 -> 40, 8,487 -> 7,695; HTTP in a
+//! session 89 -> 85, 22,456 -> 21,664; HTTP stateless 119 -> 117, 26,306 -> 26,149.
 
 use std::net::SocketAddr;
 
@@ -230,7 +234,7 @@ fn assert_within(way: &str, (count, bytes): (u64, u64), (max_count, max_bytes): 
 
 #[test]
 fn a_tool_call_in_process_allocates_within_its_bound() {
-    assert_within("in process", in_process(), (50, 9_400));
+    assert_within("in process", in_process(), (42, 8_000));
 }
 
 #[test]

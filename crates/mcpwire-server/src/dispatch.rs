@@ -68,7 +68,6 @@ pub(crate) fn handle(
 ) -> Result<impl Future<Output = Result<Box<RawValue>, RpcError>> + Send + use<>, RpcError> {
     let (version, prepared) = prepare(&state, params, &request)?;
     Ok(async move {
-        let method = request.method().to_owned();
         match prepared {
             // `notifications/initialized`, `notifications/roots/list_changed` ...: nothing to
             // do (cancellation is handled by the session itself).
@@ -79,16 +78,17 @@ pub(crate) fn handle(
             } => initialize(&state, chosen, capabilities, &request),
             Prepared::Task(fields) => {
                 let ctx = context(&state, version, fields.meta.as_ref(), request)?;
+                let method = ctx.request().method();
                 let result = tasks::serve(
                     &state.shared.tasks,
                     state.task_owner(),
-                    &method,
+                    method,
                     ctx.client_capabilities(),
                     fields.task_id,
                     fields.input_responses,
                 )
                 .await?;
-                finish(version, &method, result)
+                finish(version, method, result)
             }
             Prepared::Call(Validated {
                 meta,
@@ -96,12 +96,17 @@ pub(crate) fn handle(
             }) => {
                 let ctx = context(&state, version, meta.as_ref(), request)?;
                 if let Request::List { cursor } = &call
-                    && let Some(listed) =
-                        list(&state.shared, &method, cursor.as_deref(), ctx.version())
+                    && let Some(listed) = list(
+                        &state.shared,
+                        ctx.request().method(),
+                        cursor.as_deref(),
+                        ctx.version(),
+                    )
                 {
                     return listed;
                 }
-                let ctx = match input_round(&state.shared, &method, &mut call, ctx.version())? {
+                let method = ctx.request().method();
+                let ctx = match input_round(&state.shared, method, &mut call, ctx.version())? {
                     Some(round) => ctx.with_input(Arc::new(round)),
                     None => ctx,
                 };
@@ -366,9 +371,11 @@ async fn serve(
             name, arguments, ..
         } => call_tool(shared, name, arguments, ctx, state).await,
         Request::Listen(filter) => {
+            // Boxed, as every rare method's future: the future of every request is as large
+            // as its largest branch.
             let listened =
                 crate::listen::listen(shared.offers, &*shared.events, filter, ctx.request());
-            finish(version, "subscriptions/listen", listened.await?)
+            finish(version, "subscriptions/listen", Box::pin(listened).await?)
         }
         Request::Complete {
             reference,
@@ -467,7 +474,8 @@ async fn call_tool(
                     let work = Box::pin(answered(round.clone(), work));
                     let owner = state.task_owner();
                     let tokens = (&request, token);
-                    let done = tasks::run::call(&shared.tasks, owner, round, tokens, work).await;
+                    let done = tasks::run::call(&shared.tasks, owner, round, tokens, work);
+                    let done = Box::pin(done).await;
                     finish(version, "tools/call", done?)
                 }
                 // Written once, from the version's generated type, as the result's text.

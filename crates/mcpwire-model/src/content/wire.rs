@@ -28,9 +28,13 @@ pub(crate) struct ToolResultParts<'a> {
 
 /// `structuredContent` as the JSON object versions before 2026-07-28 require.
 fn structured_object(value: &Value, version: Version) -> Result<JsonObject, ContentError> {
-    JsonObject::try_from(value.clone()).map_err(|_| {
-        ContentError::lacking("`structuredContent` that is not a JSON object", version)
-    })
+    let lacking =
+        || ContentError::lacking("`structuredContent` that is not a JSON object", version);
+    if !value.is_object() {
+        return Err(lacking());
+    }
+    // Written from the value itself: no copy of it.
+    JsonObject::try_from(Json::from(value)).map_err(|_| lacking())
 }
 
 /// A finite priority as a JSON number.
@@ -185,6 +189,12 @@ macro_rules! embedded_contents {
 pub(crate) trait BlockTo: Sized {
     /// The block of this union for `block` under `version`.
     fn block_to(block: &Content, version: Version) -> Result<Self, ContentError>;
+
+    /// [`block_to`](Self::block_to), taking the block: where a version's block can take the
+    /// model's text as it is, it is moved, not copied.
+    fn block_into(block: Content, version: Version) -> Result<Self, ContentError> {
+        Self::block_to(&block, version)
+    }
 }
 
 /// [`BlockTo`] for the `ContentBlock` of a version with every block kind (2025-06-18 on):
@@ -192,6 +202,18 @@ pub(crate) trait BlockTo: Sized {
 macro_rules! full_block {
     ($m:ident) => {
         impl BlockTo for $m::ContentBlock {
+            fn block_into(block: Content, v: Version) -> Result<Self, ContentError> {
+                match block {
+                    // The common block, plain text: its text moved into the version's block.
+                    Content {
+                        kind: ContentKind::Text(text),
+                        annotations: None,
+                        meta: None,
+                    } => Ok($m::ContentBlock::TextContent($m::TextContent::new(text))),
+                    block => Self::block_to(&block, v),
+                }
+            }
+
             fn block_to(block: &Content, v: Version) -> Result<Self, ContentError> {
                 let ann = match &block.annotations {
                     Some(a) => Some(annotations_to!($m, Annotations, a, v)),
@@ -383,18 +405,14 @@ fn blocks_to<U: BlockTo>(
     items: Cow<'_, [Content]>,
     version: Version,
 ) -> Result<Vec<U>, ContentError> {
-    all(items, |b| U::block_to(b, version))
-}
-
-/// Converts every block with `$convert`, failing on the first a version lacks.
-fn all<T: Clone, U>(
-    items: Cow<'_, [T]>,
-    convert: impl Fn(&T) -> Result<U, ContentError>,
-) -> Result<Vec<U>, ContentError> {
     match items {
-        Cow::Borrowed(items) => items.iter().map(convert).collect(),
-        // Each item is dropped once converted: a large text block is held twice at most.
-        Cow::Owned(items) => items.into_iter().map(|item| convert(&item)).collect(),
+        Cow::Borrowed(items) => items.iter().map(|b| U::block_to(b, version)).collect(),
+        // Each block is taken: a text moves into the version's block, or the block is dropped
+        // once converted, so a large text is held twice at most.
+        Cow::Owned(items) => items
+            .into_iter()
+            .map(|b| U::block_into(b, version))
+            .collect(),
     }
 }
 
