@@ -488,7 +488,10 @@ macro_rules! message_to {
             Role::User => $m::Role::User,
             Role::Assistant => $m::Role::Assistant,
         };
-        let content: prompt_content!($m) = BlockTo::block_to($content, $v)?;
+        let content: prompt_content!($m) = match $content {
+            Cow::Borrowed(content) => BlockTo::block_to(content, $v)?,
+            Cow::Owned(content) => BlockTo::block_into(content, $v)?,
+        };
         $m::PromptMessage::new(content, role)
     }};
 }
@@ -501,24 +504,25 @@ pub fn prompt_message(
 ) -> Result<Value, ContentError> {
     macro_rules! message {
         ($m:ident) => {
-            to_value(message_to!($m, role, content, version))
+            to_value(message_to!($m, role, Cow::Borrowed(content), version))
         };
     }
     Ok(by_version!(version, message))
 }
 
 /// The `GetPromptResult` of `version`, serialized from its generated type (2026-07-28's
-/// `resultType` is `complete`).
-pub fn get_prompt_result<W: Written>(
-    description: Option<&str>,
-    messages: &[(Role, &Content)],
+/// `resultType` is `complete`). A message's content given owned has its text moved into
+/// the version's block.
+pub fn get_prompt_result<'a, W: Written>(
+    description: Option<String>,
+    messages: impl IntoIterator<Item = (Role, Cow<'a, Content>)>,
     version: Version,
 ) -> Result<W, ContentError> {
     macro_rules! result {
         ($m:ident) => {{
             let messages = messages
-                .iter()
-                .map(|(role, content)| Ok(message_to!($m, *role, content, version)))
+                .into_iter()
+                .map(|(role, content)| Ok(message_to!($m, role, content, version)))
                 .collect::<Result<Vec<_>, ContentError>>()?;
             let mut out = if_member!(
                 $m,
@@ -527,7 +531,7 @@ pub fn get_prompt_result<W: Written>(
                 { $m::GetPromptResult::new(messages, "complete") },
                 { $m::GetPromptResult::new(messages) }
             );
-            out.description = description.map(str::to_owned);
+            out.description = description;
             W::written(out)
         }};
     }
