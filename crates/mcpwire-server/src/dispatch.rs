@@ -375,7 +375,7 @@ async fn serve(
             // as its largest branch.
             let listened =
                 crate::listen::listen(shared.offers, &*shared.events, filter, ctx.request());
-            finish(version, "subscriptions/listen", Box::pin(listened).await?)
+            Box::pin(listened).await
         }
         Request::Complete {
             reference,
@@ -632,7 +632,7 @@ fn discover(shared: &Shared, version: Version) -> Result<Box<RawValue>, RpcError
 }
 
 /// The text of a result built as a [`Value`] (the Tasks extension's, which no version's
-/// schema has a type for, and `subscriptions/listen`'s end) with what every result of
+/// schema has a type for) with what every result of
 /// `version` carries added: from 2026-07-28 `resultType` (`complete` unless the result is
 /// input-required), and on complete list, read and discover results `ttlMs` and
 /// `cacheScope` (0 ms: lists can change at runtime; public: nothing here depends on who
