@@ -33,6 +33,10 @@
 //! bytes), a one-frame body kept uncopied, no request state on the tower path: in process
 //! 44 / 8,487 -> 44 / 8,175; HTTP in a session 89 / 22,456 -> 82 / 15,801; HTTP stateless
 //! 119 / 26,306 -> 111 / 19,514 (the "before": 31,644 and 37,987 bytes).
+//! Measured apart from that cut, with every reply written once from its generated type (the method no longer copied for the
+//! request's future, a text block moved into the version's block, `structuredContent` written
+//! from the result's value without copying it): in process 44 -> 40, 8,487 -> 7,695; HTTP in a
+//! session 89 -> 85, 22,456 -> 21,664; HTTP stateless 119 -> 117, 26,306 -> 26,149.
 
 use std::net::SocketAddr;
 
@@ -237,7 +241,7 @@ fn assert_within(way: &str, (count, bytes): (u64, u64), (max_count, max_bytes): 
 
 #[test]
 fn a_tool_call_in_process_allocates_within_its_bound() {
-    assert_within("in process", in_process(), (48, 8_800));
+    assert_within("in process", in_process(), (42, 8_000));
 }
 
 #[test]

@@ -53,6 +53,7 @@ pub mod schema;
 pub mod server_info;
 pub mod tool_info;
 pub mod version;
+pub mod written;
 
 pub use ask::reply::{ElicitAnswer, ElicitReply, SamplingReply};
 pub use ask::sampled::{
@@ -79,3 +80,4 @@ pub use server_info::{
 };
 pub use tool_info::{SchemaText, ToolHints, ToolInfo, ToolPage};
 pub use version::{Feature, Version};
+pub use written::Written;

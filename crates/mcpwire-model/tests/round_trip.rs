@@ -256,7 +256,8 @@ fn resource_contents_and_completions_read_back_equal_under_every_version() {
             (Some("text/plain"), ResourceContents::text("hello")),
             (None, ResourceContents::Blob("AAEC".into())),
         ] {
-            let sent = read_result("file:///x", mime_type, contents.clone(), version);
+            let sent: serde_json::Value =
+                read_result("file:///x", mime_type, contents.clone(), version);
             let read = read_resource_result(&sent.to_string(), version).unwrap();
             let expected = EmbeddedResource {
                 mime_type: mime_type.map(str::to_owned),
@@ -266,7 +267,8 @@ fn resource_contents_and_completions_read_back_equal_under_every_version() {
         }
         // Each item's `_meta` is kept where the version declares it, and left behind as an
         // undeclared member before 2025-06-18.
-        let mut sent = read_result("file:///x", None, ResourceContents::text("hi"), version);
+        let mut sent: serde_json::Value =
+            read_result("file:///x", None, ResourceContents::text("hi"), version);
         sent["contents"] = json!([
             { "uri": "file:///x", "text": "hi", "_meta": { "k": [1] } },
             { "uri": "file:///y", "blob": "AAEC" }
@@ -293,7 +295,8 @@ fn resource_contents_and_completions_read_back_equal_under_every_version() {
                 has_more: None,
             },
         ] {
-            let sent = mcpwire_model::result::wire::complete_result(page.clone(), version);
+            let sent: serde_json::Value =
+                mcpwire_model::result::wire::complete_result(page.clone(), version);
             assert_eq!(
                 CompletionPage::from_json(&sent.to_string(), version).unwrap(),
                 page
@@ -669,7 +672,9 @@ fn the_upstream_2026_examples_read_and_survive_a_round_trip() {
     }
     for (path, text) in examples("CompleteResult") {
         let read = CompletionPage::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let again = mcpwire_model::result::wire::complete_result(read.clone(), v).to_string();
+        let again =
+            mcpwire_model::result::wire::complete_result::<serde_json::Value>(read.clone(), v)
+                .to_string();
         assert_eq!(
             CompletionPage::from_json(&again, v).unwrap(),
             read,

@@ -116,6 +116,15 @@ impl ToolPage {
         list_tools_result(self, version)
     }
 
+    /// [`to_json`](Self::to_json) as the result's JSON text, written once from the
+    /// generated type (no [`Value`] in between; the same bytes as the value's).
+    pub fn to_text(
+        &self,
+        version: Version,
+    ) -> Result<Box<serde_json::value::RawValue>, ContentError> {
+        list_tools_result(self, version)
+    }
+
     /// The page a server sent: `text` (a `ListToolsResult` of `version`) decoded as that
     /// version's generated type, then read (each tool's schemas kept as their text in
     /// `text`, not parsed).

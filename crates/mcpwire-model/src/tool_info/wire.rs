@@ -22,6 +22,7 @@ use crate::content::wire::{as_generated, text_as_generated, to_value};
 use crate::read_error::{ReadError, decode};
 use crate::tool_info::{SchemaText, ToolHints, ToolInfo, ToolPage};
 use crate::version::Version;
+use crate::written::Written;
 
 /// A JSON object as the generated type `T` (`ToolInputSchema`, `ToolOutputSchema`, `Icon`,
 /// `ToolExecution`, `_meta`), or why that type refuses it (e.g. a schema root that is not
@@ -242,7 +243,10 @@ pub(crate) fn tool_json(t: &ToolInfo, version: Version) -> Result<Value, Content
 
 /// The `ListToolsResult` of `version`, serialized from its generated type (2026-07-28's is
 /// `complete`, `public`, with a `ttlMs` of 0).
-pub(crate) fn list_tools_result(page: &ToolPage, version: Version) -> Result<Value, ContentError> {
+pub(crate) fn list_tools_result<W: Written>(
+    page: &ToolPage,
+    version: Version,
+) -> Result<W, ContentError> {
     macro_rules! result {
         ($m:ident) => {{
             let tools = page
@@ -265,7 +269,7 @@ pub(crate) fn list_tools_result(page: &ToolPage, version: Version) -> Result<Val
                 { $m::ListToolsResult::new(tools) }
             );
             out.next_cursor = page.next_cursor.clone();
-            to_value(out)
+            W::written(out)
         }};
     }
     Ok(by_version!(version, result))
