@@ -110,17 +110,7 @@ impl<S> Server<S> {
     /// success, one error and its code, a batch's array), so that a transport mapping replies
     /// to statuses does not read it again.
     pub fn handle_frame_reply(&mut self, frame: &[u8]) -> Option<ReplyFrame> {
-        self.handle_split(frame, None)
-    }
-
-    /// [`handle_frame_reply`](Self::handle_frame_reply), the frame's envelope taken from
-    /// `split` (the transport's scan) instead of scanning the frame again.
-    pub(crate) fn handle_split(
-        &mut self,
-        frame: &[u8],
-        split: Option<&crate::split::FrameSplit>,
-    ) -> Option<ReplyFrame> {
-        let mut received = self.peer.receive_split(frame, split);
+        let mut received = self.peer.receive(frame);
         let mut reply = received.take_reply();
         let mut switch_to = None;
         let mut host = Blocking {
@@ -140,6 +130,19 @@ impl<S> Server<S> {
             self.peer.set_profile(profile);
         }
         reply
+    }
+
+    /// The async [`Session`](crate::service::Session) serving this server's router and state
+    /// from its current profile, with the default [`Options`](crate::service::Options) (feature
+    /// `tokio`). Fed the same frames in the same order, one at a time, it sends the replies
+    /// [`handle_frame`](Self::handle_frame) returns; it also runs the router's async
+    /// handlers, which this server answers -32603.
+    #[cfg(feature = "tokio")]
+    pub fn into_session(self) -> crate::service::Session<S>
+    where
+        S: Send + Sync + 'static,
+    {
+        crate::service::Session::new(self.peer.profile().clone(), self.state, self.router)
     }
 
     /// Writes the reply to a whole-frame rejection (no id) to `out`.

@@ -1,17 +1,20 @@
-//! The adapter that puts a synchronous [`Server`](crate::Server) behind the transport.
-
-use std::sync::Arc;
+//! The adapter that puts a synchronous [`Server`](crate::Server) behind the transport: a thin
+//! wrapper of the async one ([`AsyncSession`]), which does the work.
 
 use hyper::body::Bytes;
 use tokio::sync::Mutex;
 
 use super::handler::{HandlerReply, HttpService, Outbound, SessionContext, SessionHandler};
+use super::session_adapter::AsyncSession;
 use crate::server::Server;
 
 /// Serves a synchronous [`Server`] per session: `make` builds one for every new session (or
-/// every POST in stateless mode). Frames run on tokio's blocking pool, one at a time per
-/// session (a per-session lock, waited for without holding a thread), so a long frame of one
-/// session never delays another session.
+/// every POST in stateless mode). Each server becomes the async
+/// [`Session`](crate::service::Session) of an [`AsyncSession`]
+/// ([`Server::into_session`]), which reads its frames on tokio's blocking pool, one at a
+/// time per session (a per-session lock, waited for without holding a thread), so a long
+/// frame of one session never delays another session. The replies are the bytes
+/// [`Server::handle_frame`] gives for the same frames.
 ///
 /// ```
 /// use mcpwire::http::SyncServer;
@@ -41,9 +44,12 @@ impl<F> std::fmt::Debug for SyncServer<F> {
     }
 }
 
-/// One session of a [`SyncServer`]: its server behind an asynchronous lock.
+/// One session of a [`SyncServer`]: its server's [`AsyncSession`], one body at a time.
 pub struct SyncSession<S> {
-    server: Arc<Mutex<Server<S>>>,
+    inner: AsyncSession<S>,
+    /// Held while a body is read: the bodies of one session run in turn, as
+    /// [`Server::handle_frame`] takes them.
+    turn: Mutex<()>,
 }
 
 impl<S> std::fmt::Debug for SyncSession<S> {
@@ -55,18 +61,19 @@ impl<S> std::fmt::Debug for SyncSession<S> {
 impl<F, S> HttpService for SyncServer<F>
 where
     F: Fn() -> Server<S> + Send + Sync + 'static,
-    S: Send + 'static,
+    S: Send + Sync + 'static,
 {
     type Handler = SyncSession<S>;
 
-    fn open(&self, _session: SessionContext) -> SyncSession<S> {
+    fn open(&self, context: SessionContext) -> SyncSession<S> {
         SyncSession {
-            server: Arc::new(Mutex::new((self.make)())),
+            inner: AsyncSession::open((self.make)().into_session(), &context, true),
+            turn: Mutex::new(()),
         }
     }
 }
 
-impl<S: Send + 'static> SessionHandler for SyncSession<S> {
+impl<S: Send + Sync + 'static> SessionHandler for SyncSession<S> {
     async fn handle(&self, frame: Bytes, outbound: Outbound) -> Option<Bytes> {
         self.handle_reply(frame, outbound)
             .await
@@ -74,13 +81,8 @@ impl<S: Send + 'static> SessionHandler for SyncSession<S> {
     }
 
     async fn handle_reply(&self, frame: Bytes, outbound: Outbound) -> Option<HandlerReply> {
-        // The transport's scan of the body, so the server does not scan it again.
-        let split = outbound.split;
-        // Queued frames of a busy session wait here, on no thread of the blocking pool.
-        let mut server = Arc::clone(&self.server).lock_owned().await;
-        let work =
-            tokio::task::spawn_blocking(move || server.handle_split(&frame, split.as_deref()));
-        // `Server::handle_frame` catches handler panics itself; a failed join leaves no reply.
-        work.await.ok().flatten().map(HandlerReply::from)
+        // Queued bodies of a busy session wait here, on no thread of the blocking pool.
+        let _turn = self.turn.lock().await;
+        self.inner.handle_reply(frame, outbound).await
     }
 }

@@ -2,9 +2,10 @@
 //!
 //! [`HttpServer`] serves one MCP endpoint over HTTP/1.1 (hyper 1 on tokio) for any
 //! [`HttpService`]: the transport hands each POST body to a [`SessionHandler`] and sends back
-//! the frames it causes. [`SyncServer`] puts a synchronous [`crate::Server`] behind it,
-//! [`AsyncServer`] an async [`crate::service::Session`] (notifications, progress and requests to
-//! the client on the POST's SSE stream, cancellation when the session ends).
+//! the frames it causes. [`AsyncServer`] puts an async [`crate::service::Session`] behind it
+//! (notifications, progress and requests to the client on the POST's SSE stream, cancellation
+//! when the session ends); [`SyncServer`], a thin wrapper of the same adapter, a synchronous
+//! [`crate::Server`] turned into its session ([`crate::Server::into_session`]).
 //!
 //! ```no_run
 //! use mcpwire::http::{HttpConfig, HttpServer, SyncServer};
@@ -108,8 +109,9 @@
 //!   [`HttpConfig::request_timeout`] (default 5 minutes) is cancelled and answered -32001
 //!   with its id.
 //! - Handling: every connection is its own task on a multi-threaded runtime; [`SyncServer`]
-//!   runs frames on the blocking pool behind a per-session lock, so one session's long batch
-//!   delays neither the accept loop nor another session.
+//!   reads frames (its synchronous handlers running in place) on the blocking pool behind a
+//!   per-session lock, so one session's long batch delays neither the accept loop nor another
+//!   session.
 
 mod blocking_adapter;
 mod body;

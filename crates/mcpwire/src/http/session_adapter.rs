@@ -67,6 +67,10 @@ pub struct AsyncSession<S> {
     /// Serving one POST statelessly: the transport drops this handler once that POST's
     /// answer has been sent or its client has left, and the service session ends then.
     one_shot: bool,
+    /// Reading a body (and running the synchronous handlers it calls, in place) on tokio's
+    /// blocking pool, and returning only once the whole body is read: how
+    /// [`SyncServer`](super::SyncServer) runs handlers that may block, one body at a time.
+    blocking: bool,
 }
 
 impl<S> Drop for AsyncSession<S> {
@@ -90,15 +94,10 @@ impl<S> AsyncSession<S> {
     }
 }
 
-impl<F, S> HttpService for AsyncServer<F>
-where
-    F: Fn() -> Session<S> + Send + Sync + 'static,
-    S: Send + Sync + 'static,
-{
-    type Handler = AsyncSession<S>;
-
-    fn open(&self, context: SessionContext) -> AsyncSession<S> {
-        let session = (self.make)();
+impl<S: Send + Sync + 'static> AsyncSession<S> {
+    /// Puts `session` behind the transport for the HTTP session `context` describes
+    /// (`blocking`: see [`AsyncSession::blocking`]).
+    pub(crate) fn open(session: Session<S>, context: &SessionContext, blocking: bool) -> Self {
         // Without a GET stream the receiver is dropped: session-wide sends fail at once.
         if let (Some(lines), Some(stream)) = (session.take_unsolicited(), context.unsolicited()) {
             tokio::spawn(forward(lines, stream));
@@ -108,7 +107,23 @@ where
         if let Some(ended) = context.ended.clone() {
             tokio::spawn(close_when_ended(session.clone(), ended));
         }
-        AsyncSession { session, one_shot }
+        AsyncSession {
+            session,
+            one_shot,
+            blocking,
+        }
+    }
+}
+
+impl<F, S> HttpService for AsyncServer<F>
+where
+    F: Fn() -> Session<S> + Send + Sync + 'static,
+    S: Send + Sync + 'static,
+{
+    type Handler = AsyncSession<S>;
+
+    fn open(&self, context: SessionContext) -> AsyncSession<S> {
+        AsyncSession::open((self.make)(), &context, false)
     }
 
     fn unsolicited_messages(&self) -> bool {
@@ -136,23 +151,35 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
         let session = self.session.clone();
         // The transport's scan of the body, so the session does not scan it again.
         let split = outbound.split.take();
-        let receiving = tokio::spawn(async move {
+        let receive = async move {
             let note = |has_request| {
                 let _ = read.send(has_request);
             };
             session
                 .receive_noting(&frame, split.as_deref(), &sink, attached, note)
                 .await
-        });
+        };
+        let mut receiving = if self.blocking {
+            // Synchronous handlers may block: they run on a thread of the blocking pool,
+            // never on one of the runtime's workers.
+            let runtime = tokio::runtime::Handle::current();
+            tokio::task::spawn_blocking(move || runtime.block_on(receive))
+        } else {
+            tokio::spawn(receive)
+        };
         // Known as soon as the session has read the body, before any handler starts.
         let reply = if has_request.await.unwrap_or(false) {
-            next_reply(&mut items, &outbound).await
+            let reply = next_reply(&mut items, &outbound).await;
+            if self.blocking {
+                // The whole body is read (a profile switch applied) before the next one.
+                let _ = (&mut receiving).await;
+            }
+            reply
         } else {
             // Any reply (to invalid input) is sent before `receive` returns; notification
             // handlers' messages meanwhile go to the GET stream (not tied to an answer).
             let to_session = self.session.session_sink();
             let mut reply = None;
-            let mut receiving = receiving;
             loop {
                 tokio::select! {
                     _ = &mut receiving => break,
