@@ -12,13 +12,13 @@ use hyper::http::request::Parts;
 use hyper::{Method, Request, StatusCode};
 use tokio::sync::mpsc;
 
+use super::FrameReceiver;
 use super::body::{self, BodyBudget, BodyLimits};
 use super::classify::BodyKind;
 use super::config::{Eras, HttpConfig};
 use super::cors;
 use super::deadline;
 use super::exchange::{self, Outcome, WhenClientLeaves};
-use super::frame_queue::FrameReceiver;
 use super::guard::{Caller, Gate, MessageTarget};
 use super::handler::{HandlerReply, HttpService, Outbound, SessionContext};
 use super::headers::{self, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TryRecvError;
 use tokio::task::JoinHandle;
 
-use super::frame_queue::FrameReceiver;
+use super::FrameReceiver;
 use super::handler::{HandlerReply, Outbound, SessionHandler};
 use super::race::{First, race};
 use super::response::{HttpResponse, event_stream, sse_event};

@@ -6,10 +6,11 @@ use std::net::SocketAddr;
 
 use hyper::body::Bytes;
 
-use super::frame_queue::{self, FrameReceiver, FrameSender};
 use super::session_id::SessionId;
+use super::{FrameReceiver, FrameSender};
 use crate::peer::{ReplyFacts, ReplyFrame};
 use crate::service::Closed;
+use crate::service::queue;
 
 /// A server behind the Streamable HTTP transport: it opens one [`SessionHandler`] per session
 /// (at a successful `initialize`), or one per POST served statelessly.
@@ -132,7 +133,7 @@ pub struct Outbound {
 impl Outbound {
     /// A sender and the receiver the transport drains, holding up to `capacity` frames.
     pub(crate) fn channel(capacity: usize) -> (Outbound, FrameReceiver) {
-        let (sender, receiver) = frame_queue::channel(capacity);
+        let (sender, receiver) = queue::channel(capacity);
         (
             Outbound {
                 sender,

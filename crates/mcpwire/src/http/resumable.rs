@@ -22,9 +22,9 @@ use hyper::body::Bytes;
 use tokio::sync::mpsc::error::TryRecvError;
 use tokio::sync::{Notify, mpsc, watch};
 
+use super::FrameReceiver;
 use super::event_store::{EventId, EventStore, StreamId};
 use super::exchange::{EVENT_QUEUE, HandlerTask, Outcome, finished};
-use super::frame_queue::FrameReceiver;
 use super::handler::HandlerReply;
 use super::race::{First, race};
 use super::response::{HttpResponse, event_stream, sse_event};

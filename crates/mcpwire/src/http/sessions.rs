@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
+use super::FrameReceiver;
 use super::event_store::StreamId;
-use super::frame_queue::FrameReceiver;
 use super::session_id::SessionId;
 
 /// The client address sessions are counted by: an IPv4 address, or an IPv6 /64 prefix (one

@@ -1,50 +1,49 @@
-//! The bounded queue between a handler's [`Outbound`](super::Outbound) and the stream that
-//! carries its frames to the client: one per POST exchange (and one per session's GET
-//! stream).
+//! A bounded queue that allocates nothing until something is sent: the channel behind a
+//! [`Sink`](super::Sink) (a session's outgoing messages, one per Streamable HTTP POST) and
+//! behind an HTTP [`Outbound`](crate::http::Outbound) (the frames of one response stream).
 //!
-//! Most POSTs send nothing before their reply, so the queue costs nothing until a frame is
-//! sent: one small shared block, its buffer growing only as frames arrive (a tokio `mpsc`
-//! channel allocates a block of 32 slots up front, about 1.5 KB per POST). It behaves as a
-//! bounded `mpsc` channel of [`Bytes`]: `send` waits while `capacity` frames are queued and
-//! fails once the receiver is gone; `recv` ends (`None`) once every sender is gone and the
-//! queue is empty.
+//! Most POSTs send nothing but their reply, and a stateless POST's session never uses its
+//! session-wide sink, so a queue costs one small shared block, its buffer growing only as
+//! items arrive (a tokio `mpsc` channel allocates a block of 32 slots up front: 1.3 KB for
+//! a sink, 1.5 KB for a frame stream). It behaves as a bounded `mpsc` channel: `send` waits
+//! while `capacity` items are queued and fails once the receiver is gone; `recv` ends
+//! (`None`) once every sender is gone and the queue is empty.
 
 use std::collections::VecDeque;
 use std::future::{Future, poll_fn};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Poll, Waker};
 
-use hyper::body::Bytes;
-use tokio::sync::mpsc::error::TryRecvError;
+pub use tokio::sync::mpsc::error::TryRecvError;
 use tokio::sync::{Notify, Semaphore};
 
 /// What the senders and the receiver share.
-struct Shared {
-    state: Mutex<State>,
+struct Shared<T> {
+    state: Mutex<State<T>>,
     /// One permit per free place; closed when the receiver is dropped.
     space: Semaphore,
     /// Told when the receiver is dropped.
     receiver_gone: Notify,
 }
 
-struct State {
-    frames: VecDeque<Bytes>,
+struct State<T> {
+    items: VecDeque<T>,
     senders: usize,
-    /// The receiver waiting for a frame.
+    /// The receiver waiting for an item.
     waker: Option<Waker>,
 }
 
-impl Shared {
-    fn state(&self) -> MutexGuard<'_, State> {
+impl<T> Shared<T> {
+    fn state(&self) -> MutexGuard<'_, State<T>> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
-/// A queue holding up to `capacity` frames (at least one).
-pub(crate) fn channel(capacity: usize) -> (FrameSender, FrameReceiver) {
+/// A queue holding up to `capacity` items (at least one).
+pub(crate) fn channel<T>(capacity: usize) -> (Sender<T>, Receiver<T>) {
     let shared = Arc::new(Shared {
         state: Mutex::new(State {
-            frames: VecDeque::new(),
+            items: VecDeque::new(),
             senders: 1,
             waker: None,
         }),
@@ -52,36 +51,36 @@ pub(crate) fn channel(capacity: usize) -> (FrameSender, FrameReceiver) {
         receiver_gone: Notify::new(),
     });
     (
-        FrameSender {
+        Sender {
             shared: Arc::clone(&shared),
         },
-        FrameReceiver { shared },
+        Receiver { shared },
     )
 }
 
 /// The sending side; cheap to clone.
-pub(crate) struct FrameSender {
-    shared: Arc<Shared>,
+pub(crate) struct Sender<T> {
+    shared: Arc<Shared<T>>,
 }
 
-impl std::fmt::Debug for FrameSender {
+impl<T> std::fmt::Debug for Sender<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FrameSender")
+        f.debug_struct("Sender")
             .field("closed", &self.is_closed())
             .finish()
     }
 }
 
-impl Clone for FrameSender {
+impl<T> Clone for Sender<T> {
     fn clone(&self) -> Self {
         self.shared.state().senders += 1;
-        FrameSender {
+        Sender {
             shared: Arc::clone(&self.shared),
         }
     }
 }
 
-impl Drop for FrameSender {
+impl<T> Drop for Sender<T> {
     fn drop(&mut self) {
         let waker = {
             let mut state = self.shared.state();
@@ -98,22 +97,37 @@ impl Drop for FrameSender {
     }
 }
 
-impl FrameSender {
-    /// Queues `frame`, waiting while the queue is full; gives it back once the receiver is
+impl<T> Sender<T> {
+    /// Queues `item`, waiting while the queue is full; gives it back once the receiver is
     /// gone.
-    pub(crate) async fn send(&self, frame: Bytes) -> Result<(), Bytes> {
+    pub(crate) async fn send(&self, item: T) -> Result<(), T> {
         let Ok(permit) = self.shared.space.acquire().await else {
-            return Err(frame);
+            return Err(item);
         };
-        // The receiver hands the place back when it takes the frame.
+        // The receiver hands the place back when it takes the item.
         permit.forget();
+        self.push(item)
+    }
+
+    /// Queues `item` without waiting; gives it back when the queue is full or the receiver
+    /// is gone.
+    pub(crate) fn try_send(&self, item: T) -> Result<(), T> {
+        let Ok(permit) = self.shared.space.try_acquire() else {
+            return Err(item);
+        };
+        permit.forget();
+        self.push(item)
+    }
+
+    /// Queues `item`, its place already taken, and wakes the receiver.
+    fn push(&self, item: T) -> Result<(), T> {
         let waker = {
             let mut state = self.shared.state();
             // Checked under the lock the receiver clears the queue under when it goes.
             if self.shared.space.is_closed() {
-                return Err(frame);
+                return Err(item);
             }
-            state.frames.push_back(frame);
+            state.items.push_back(item);
             state.waker.take()
         };
         if let Some(waker) = waker {
@@ -123,11 +137,13 @@ impl FrameSender {
     }
 
     /// Whether the receiver is gone (sends fail).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn is_closed(&self) -> bool {
         self.shared.space.is_closed()
     }
 
     /// Completes once the receiver is gone.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) async fn closed(&self) {
         loop {
             // Created before the check: a drop between the two still wakes it.
@@ -140,26 +156,27 @@ impl FrameSender {
     }
 }
 
-/// The receiving side.
-pub(crate) struct FrameReceiver {
-    shared: Arc<Shared>,
+/// The receiving side of a queue (of a [`Sink`](super::Sink): a [`SinkReceiver`](super::SinkReceiver)).
+/// Dropping it closes the queue: sends fail from then on, and what was queued is dropped.
+pub struct Receiver<T> {
+    shared: Arc<Shared<T>>,
 }
 
-impl std::fmt::Debug for FrameReceiver {
+impl<T> std::fmt::Debug for Receiver<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FrameReceiver").finish_non_exhaustive()
+        f.debug_struct("Receiver").finish_non_exhaustive()
     }
 }
 
-impl FrameReceiver {
-    /// The next frame; `None` once every sender is gone and nothing is queued.
-    pub(crate) fn recv(&mut self) -> impl Future<Output = Option<Bytes>> + '_ {
+impl<T> Receiver<T> {
+    /// The next item; `None` once every sender is gone and nothing is queued.
+    pub fn recv(&mut self) -> impl Future<Output = Option<T>> + '_ {
         poll_fn(|cx| {
             let mut state = self.shared.state();
-            if let Some(frame) = state.frames.pop_front() {
+            if let Some(item) = state.items.pop_front() {
                 drop(state);
                 self.shared.space.add_permits(1);
-                return Poll::Ready(Some(frame));
+                return Poll::Ready(Some(item));
             }
             if state.senders == 0 {
                 return Poll::Ready(None);
@@ -172,15 +189,15 @@ impl FrameReceiver {
         })
     }
 
-    /// The next frame if one is queued: `Empty` when none is, `Disconnected` when none will
+    /// The next item if one is queued: `Empty` when none is, `Disconnected` when none will
     /// come.
-    pub(crate) fn try_recv(&mut self) -> Result<Bytes, TryRecvError> {
+    pub fn try_recv(&mut self) -> Result<T, TryRecvError> {
         let mut state = self.shared.state();
-        match state.frames.pop_front() {
-            Some(frame) => {
+        match state.items.pop_front() {
+            Some(item) => {
                 drop(state);
                 self.shared.space.add_permits(1);
-                Ok(frame)
+                Ok(item)
             }
             None if state.senders == 0 => Err(TryRecvError::Disconnected),
             None => Err(TryRecvError::Empty),
@@ -188,15 +205,15 @@ impl FrameReceiver {
     }
 }
 
-impl Drop for FrameReceiver {
+impl<T> Drop for Receiver<T> {
     fn drop(&mut self) {
         self.shared.space.close();
-        let frames = {
+        let items = {
             let mut state = self.shared.state();
             state.waker = None;
-            std::mem::take(&mut state.frames)
+            std::mem::take(&mut state.items)
         };
-        drop(frames);
+        drop(items);
         self.shared.receiver_gone.notify_waiters();
     }
 }
@@ -207,30 +224,31 @@ mod tests {
 
     #[tokio::test]
     async fn bounded_in_order_and_closing_both_ways() {
-        let (sender, mut receiver) = channel(2);
-        sender.send(Bytes::from_static(b"a")).await.unwrap();
-        sender.send(Bytes::from_static(b"b")).await.unwrap();
-        // Full: a third send waits until a frame is taken.
+        let (sender, mut receiver) = channel::<Vec<u8>>(2);
+        sender.send(b"a".to_vec()).await.unwrap();
+        sender.send(b"b".to_vec()).await.unwrap();
+        // Full: a third send waits until an item is taken, and a try fails at once.
         {
-            let third = sender.send(Bytes::from_static(b"c"));
+            assert_eq!(sender.try_send(b"x".to_vec()), Err(b"x".to_vec()));
+            let third = sender.send(b"c".to_vec());
             tokio::pin!(third);
             assert!(poll_once(third.as_mut()).await.is_none());
             assert_eq!(receiver.recv().await.as_deref(), Some(&b"a"[..]));
             third.await.unwrap();
         }
-        assert_eq!(receiver.try_recv().unwrap(), Bytes::from_static(b"b"));
+        assert_eq!(receiver.try_recv().unwrap(), b"b".to_vec());
         assert_eq!(receiver.recv().await.as_deref(), Some(&b"c"[..]));
         assert_eq!(receiver.try_recv(), Err(TryRecvError::Empty));
         // Every sender gone: the receiver ends.
         let clone = sender.clone();
         drop(sender);
-        clone.send(Bytes::from_static(b"d")).await.unwrap();
+        clone.send(b"d".to_vec()).await.unwrap();
         drop(clone);
         assert_eq!(receiver.recv().await.as_deref(), Some(&b"d"[..]));
         assert_eq!(receiver.recv().await, None);
         assert_eq!(receiver.try_recv(), Err(TryRecvError::Disconnected));
         // The receiver gone: sends fail, `closed` completes.
-        let (sender, receiver) = channel(1);
+        let (sender, receiver) = channel::<Vec<u8>>(1);
         let waiting = sender.clone();
         let closed = tokio::spawn(async move { waiting.closed().await });
         tokio::task::yield_now().await;
@@ -238,7 +256,8 @@ mod tests {
         drop(receiver);
         closed.await.unwrap();
         assert!(sender.is_closed());
-        assert!(sender.send(Bytes::from_static(b"e")).await.is_err());
+        assert!(sender.send(b"e".to_vec()).await.is_err());
+        assert!(sender.try_send(b"f".to_vec()).is_err());
     }
 
     /// Polls `future` once: its output, or `None` while it is pending.
