@@ -172,7 +172,7 @@ impl Client {
     where
         R: Request<Params = Map<String, Value>>,
     {
-        if !self.session().settings.check_results {
+        if !self.session().settings().check_results {
             self.require(R::METHOD)?;
             return self.session().call::<R>(params, target, options).await;
         }
@@ -233,7 +233,7 @@ impl Client {
         };
         #[cfg(feature = "http")]
         if self.protocol_version().is_stateless() {
-            let callbacks = &self.session().settings.callbacks;
+            let callbacks = &self.session().settings().callbacks;
             crate::tool_headers::retain_valid(&mut page.items, |v| callbacks.violation(v));
         }
         self.tools().remember(&page.items);

@@ -201,7 +201,7 @@ async fn discover_or_initialize(
 
 /// `version`, when the session holds results to their schema.
 fn checked(session: &Session, version: Version) -> Option<Version> {
-    session.settings.check_results.then_some(version)
+    session.settings().check_results.then_some(version)
 }
 
 fn no_common_version(offered: &[String]) -> ClientError {
@@ -215,8 +215,8 @@ fn no_common_version(offered: &[String]) -> ClientError {
 fn stateless_meta(session: &Session, version: Version) -> StatelessMeta {
     StatelessMeta {
         version,
-        capabilities: session.settings.handlers.capabilities(version),
-        client_info: session.settings.client_info.clone(),
+        capabilities: session.settings().handlers.capabilities(version),
+        client_info: session.settings().client_info.clone(),
         log_level: None,
     }
 }
@@ -227,9 +227,9 @@ async fn initialize(session: &Arc<Session>, requested: Version) -> Result<Handsh
     params.insert("protocolVersion".into(), requested.as_str().into());
     params.insert(
         "capabilities".into(),
-        session.settings.handlers.capabilities(requested),
+        session.settings().handlers.capabilities(requested),
     );
-    params.insert("clientInfo".into(), session.settings.client_info.clone());
+    params.insert("clientInfo".into(), session.settings().client_info.clone());
     let raw = session
         .call::<Initialize>(params, Target::default(), &CallOptions::new())
         .await?;

@@ -1,12 +1,18 @@
-//! The client session over the sans-IO [`Peer`]: outgoing requests and their pending
-//! table, the reader task that dispatches every incoming frame (responses to the calls
-//! waiting for them, server requests to the handlers, notifications to the callbacks), and
-//! the end of the connection failing every pending call.
+//! The client session, run by the one engine of both sides, [`mcpwire::service::Session`]:
+//! it gives outgoing requests their ids and pending entries and routes the server's
+//! responses to them, runs the server's requests on the client's handlers (registered on
+//! its [`Router`](mcpwire::Router)) and stops them when the server cancels them.
 //!
-//! One lock guards the peer and the tables; it is never held across an `await` or while
-//! application code (a handler, a callback) runs. Here: sending and the session's state;
-//! `incoming.rs`: the reader; `serve.rs`: the server's requests; `pending.rs`: a call in
-//! flight, its wait and its cancellation.
+//! What the client adds on top stays here: the frames go through the client's
+//! [`Connection`] with what HTTP needs to know about each ([`OutgoingFrame`]); the
+//! timeouts restarted by progress; the version settled by the handshake and the
+//! stateless `_meta`; progress routed to the call that asked and `subscriptions/listen`
+//! notifications to their stream; and every frame breaking a wire rule reported to the
+//! application as a [`Violation`] (`incoming.rs`). `pending.rs`: a call in flight, its
+//! wait and its cancellation.
+//!
+//! The client's lock guards its own tables; it is never held across an `await`, while
+//! application code runs, or while the service's lock is taken.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
@@ -14,29 +20,26 @@ use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use mcpwire::peer::{AnyResult, CallKey, Event, OutgoingId, Peer, ProgressParams, Request};
-use mcpwire::{Decoded, Profile, RpcError};
+use mcpwire::peer::{AnyResult, OutgoingId, Peer, Request};
+use mcpwire::service::{self, Options, Outgoing, PeerHandle, RequestError, SinkReceiver};
+use mcpwire::{Profile, Router};
 use serde_json::{Map, Value};
 use tokio::sync::{Notify, Semaphore, mpsc, oneshot};
-use tokio::time::Instant;
 
 use crate::error::ClientError;
 use crate::handlers::Handlers;
 use crate::listen::ListenEvent;
 use crate::meta::{self, StatelessMeta};
-use crate::notify::{Callbacks, ProgressEvent};
+use crate::notify::Callbacks;
 use crate::options::{CallOptions, ProgressSink, Timeout};
-use crate::result_check::check_message;
 use crate::transport::{
     Connection, FrameKind, Incoming, IncomingReceiver, OutgoingFrame, TransportError,
 };
-use crate::versions;
-use crate::violation::{Rule, Violation, excerpt};
+use crate::violation::{Rule, Violation};
 use mcpwire_model::Version;
 
 mod incoming;
 mod pending;
-mod serve;
 
 pub(crate) use pending::PendingCall;
 use pending::{Started, wait};
@@ -45,9 +48,13 @@ use pending::{Started, wait};
 /// one.
 const ANSWERED_MEMORY: usize = 256;
 
-/// How many replies to invalid frames may be on their way at once; beyond that they are
-/// dropped (a server flooding garbage while not reading cannot pile up tasks).
+/// How many frames the service hands the connection (replies, cancellations) may be on
+/// their way at once; beyond that the session's sink fills and its reader waits.
 const MAX_REPLIES_IN_FLIGHT: usize = 32;
+
+/// Handler slots of the service beside the client's `max_serving` (its notifications are
+/// taken in place but hold a slot while their task ends).
+const NOTIFICATION_SLOTS: usize = 64;
 
 /// `R` sent with params as a JSON object (so `_meta` can be added): same method, same
 /// result type.
@@ -89,17 +96,16 @@ pub(crate) struct Settings {
     pub(crate) check_results: bool,
 }
 
-/// A call waiting for its response.
+/// A call waiting for its response: how to fail it, where its progress goes.
 struct Waiter {
-    reply: oneshot::Sender<Result<AnyResult, ClientError>>,
+    fail: oneshot::Sender<ClientError>,
     progress: Option<ProgressSink>,
     tick: Arc<Notify>,
     token: Option<u64>,
 }
 
-/// The mutable state behind the lock.
+/// The client's tables, behind its lock.
 struct State {
-    peer: Peer,
     /// The version frames are sent under; `None` before the handshake answered.
     version: Option<Version>,
     /// The `_meta` every request carries under a stateless version.
@@ -107,65 +113,95 @@ struct State {
     waiting: HashMap<OutgoingId, Waiter>,
     tokens: HashMap<u64, OutgoingId>,
     next_token: u64,
-    serving: HashMap<CallKey, oneshot::Sender<()>>,
     answered: VecDeque<OutgoingId>,
     listeners: HashMap<OutgoingId, mpsc::Sender<ListenEvent>>,
     ended: Option<TransportError>,
 }
 
+/// What the client's handlers and its observer of the service share: the state of the
+/// service's router.
+pub(crate) struct Shared {
+    state: Mutex<State>,
+    settings: Settings,
+    serving_slots: Arc<Semaphore>,
+}
+
 /// One client session.
 pub(crate) struct Session {
-    state: Mutex<State>,
-    connection: Box<dyn Connection>,
-    pub(crate) settings: Settings,
-    serving_slots: Arc<Semaphore>,
-    reply_slots: Arc<Semaphore>,
+    service: service::Session<Shared>,
+    handle: PeerHandle,
+    shared: Arc<Shared>,
+    connection: Arc<dyn Connection>,
 }
 
 impl Session {
-    /// A session over `connection`, its peer under `profile`.
+    /// A session over `connection`, under `profile`. Starts the task writing what the
+    /// service sends on its own (replies to the server's requests, cancellations).
     pub(crate) fn new(
         connection: Box<dyn Connection>,
         profile: Profile,
         settings: Settings,
     ) -> Self {
-        let peer = Peer::new(profile).with_max_pending(settings.max_pending);
-        let serving_slots = Arc::new(Semaphore::new(settings.max_serving));
-        Self {
+        let max_serving = settings.max_serving;
+        let shared = Arc::new(Shared {
             state: Mutex::new(State {
-                peer,
                 version: None,
                 stateless: None,
                 waiting: HashMap::new(),
                 tokens: HashMap::new(),
                 next_token: 1,
-                serving: HashMap::new(),
                 answered: VecDeque::new(),
                 listeners: HashMap::new(),
                 ended: None,
             }),
-            connection,
+            serving_slots: Arc::new(Semaphore::new(max_serving)),
             settings,
-            serving_slots,
-            reply_slots: Arc::new(Semaphore::new(MAX_REPLIES_IN_FLIGHT)),
+        });
+        let options = Options {
+            max_concurrency: max_serving
+                .saturating_add(NOTIFICATION_SLOTS)
+                .min(service::MAX_CONCURRENCY as usize),
+            request_timeout: None,
+            max_pending: shared.settings.max_pending,
+            ..Options::default()
+        };
+        let router = Router::new().fallback_async_decoding(incoming::from_server);
+        let service = service::Session::with_options(profile, Arc::clone(&shared), router, options);
+        let handle = service.handle();
+        service.observe(incoming::Watch {
+            shared: Arc::clone(&shared),
+            handle: handle.clone(),
+        });
+        let connection: Arc<dyn Connection> = Arc::from(connection);
+        if let Some(output) = service.take_unsolicited() {
+            tokio::spawn(write(
+                Arc::clone(&connection),
+                Arc::clone(&shared),
+                output,
+            ));
+        }
+        Self {
+            service,
+            handle,
+            shared,
+            connection,
         }
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        self.shared.lock()
     }
 
-    /// The version in force (`None` before the handshake).
-    pub(crate) fn version(&self) -> Option<Version> {
-        self.lock().version
+    /// The settings the session started with.
+    pub(crate) fn settings(&self) -> &Settings {
+        &self.shared.settings
     }
 
     /// Settles the version: frames are sent under it, and what the server sends is judged
     /// by its rules. Under a stateless version every request states it in `_meta`.
     pub(crate) fn settle(&self, version: Version, stateless: Option<StatelessMeta>) {
         let mut state = self.lock();
-        let profile = state.peer.profile().negotiated(version.facts());
-        state.peer.set_profile(profile);
+        self.negotiate(version);
         state.version = Some(version);
         state.stateless = stateless;
     }
@@ -174,10 +210,14 @@ impl Session {
     /// version is stated on the wire until the server has answered.
     pub(crate) fn settle_handshake(&self, requested: Version) {
         let mut state = self.lock();
-        let profile = state.peer.profile().negotiated(requested.facts());
-        state.peer.set_profile(profile);
+        self.negotiate(requested);
         state.version = None;
         state.stateless = None;
+    }
+
+    fn negotiate(&self, version: Version) {
+        let profile = self.service.profile().negotiated(version.facts());
+        self.service.set_profile(profile);
     }
 
     /// Sets the log level stated in every stateless request's `_meta`.
@@ -201,25 +241,12 @@ impl Session {
         options: &CallOptions,
     ) -> Result<R::Result, ClientError> {
         let call = self.start::<R>(params, target, options, None)?;
-        let pending = PendingCall {
-            session: Arc::clone(self),
-            id: call.id,
-            armed: true,
-            cancellable: R::METHOD != "initialize",
-        };
-        self.send_request(
-            pending,
-            call.frame,
-            call.receiver,
-            call.tick,
-            options,
-            R::METHOD,
-        )
-        .await
-        .and_then(|result| downcast::<R::Result>(R::METHOD, result))
+        self.send_request(call, options, R::METHOD, R::METHOD != "initialize")
+            .await
+            .and_then(|result| downcast::<R::Result>(R::METHOD, result))
     }
 
-    /// Allocates the request, records it as waiting and builds its frame.
+    /// Registers the request with the service, records it as waiting and builds its frame.
     fn start<R: Request>(
         self: &Arc<Self>,
         mut params: Map<String, Value>,
@@ -240,21 +267,23 @@ impl Session {
             meta::set(&mut params, "progressToken", Value::from(token));
             token
         });
-        let (id, bytes) = state
-            .peer
-            .request::<WithMeta<R>>(&params, None)
+        let outbound = self
+            .handle
+            .start::<WithMeta<R>>(&params)
             .map_err(|error| match error {
-                mcpwire::peer::SendError::TooManyPending { max } => {
+                RequestError::Send(mcpwire::peer::SendError::TooManyPending { max }) => {
                     ClientError::TooManyPending { max }
                 }
+                RequestError::Closed => ClientError::Transport(TransportError::Closed),
                 other => ClientError::Params(other.to_string()),
             })?;
-        let (reply, receiver) = oneshot::channel();
+        let id = outbound.id;
+        let (fail, failed) = oneshot::channel();
         let tick = Arc::new(Notify::new());
         state.waiting.insert(
             id,
             Waiter {
-                reply,
+                fail,
                 progress: options.progress.clone(),
                 tick: Arc::clone(&tick),
                 token,
@@ -271,10 +300,10 @@ impl Session {
             _ => state
                 .version
                 .map(Version::as_str)
-                .or_else(|| state.peer.profile().protocol_version()),
+                .or_else(|| self.service.profile().protocol_version()),
         };
         let frame = OutgoingFrame {
-            bytes,
+            bytes: outbound.frame,
             kind: FrameKind::Request(id),
             method: Some(Cow::Borrowed(R::METHOD)),
             name: target.name,
@@ -282,24 +311,36 @@ impl Session {
             param_headers: target.param_headers,
         };
         Ok(Started {
-            id,
+            pending: PendingCall {
+                session: Arc::clone(self),
+                id,
+                guard: outbound.guard,
+                cancellable: true,
+            },
             frame,
-            receiver,
+            response: outbound.response,
+            failed,
             tick,
         })
     }
 
     async fn send_request(
         &self,
-        mut pending: PendingCall,
-        frame: OutgoingFrame,
-        receiver: oneshot::Receiver<Result<AnyResult, ClientError>>,
-        tick: Arc<Notify>,
+        call: Started,
         options: &CallOptions,
         method: &str,
+        cancellable: bool,
     ) -> Result<AnyResult, ClientError> {
+        let Started {
+            mut pending,
+            frame,
+            mut response,
+            mut failed,
+            tick,
+        } = call;
+        pending.cancellable = cancellable;
         let timeout = match options.timeout {
-            Timeout::Default => self.settings.default_timeout,
+            Timeout::Default => self.settings().default_timeout,
             Timeout::Never => None,
             Timeout::After(timeout) => Some(timeout),
         };
@@ -325,10 +366,12 @@ impl Session {
                 return Err(timed_out);
             }
         }
-        let outcome = wait(receiver, &tick, timeout, options).await;
+        let id = pending.id;
+        let outcome = wait(&mut response, &mut failed, &tick, timeout, options, method, id).await;
         match outcome {
             Some(outcome) => {
-                pending.armed = false;
+                // Answered, or failed by the client (which had the service forget it).
+                pending.settle();
                 outcome
             }
             None => {
@@ -346,23 +389,25 @@ impl Session {
         events: mpsc::Sender<ListenEvent>,
     ) -> Result<PendingCall, ClientError> {
         let options = CallOptions::new().no_timeout();
-        let call = self.start::<R>(params, Target::default(), &options, Some(events.clone()))?;
-        let mut pending = PendingCall {
-            session: Arc::clone(self),
-            id: call.id,
-            armed: true,
-            cancellable: true,
-        };
-        if let Err(error) = self.connection.send(call.frame).await {
+        let Started {
+            mut pending,
+            frame,
+            response,
+            failed,
+            ..
+        } = self.start::<R>(params, Target::default(), &options, Some(events.clone()))?;
+        let id = pending.id;
+        if let Err(error) = self.connection.send(frame).await {
             pending.forget();
             return Err(ClientError::Transport(error));
         }
         // The listen request's own response (or error) ends the stream.
         tokio::spawn(async move {
-            let end = match call.receiver.await {
-                Ok(Ok(_)) => ListenEvent::Ended(None),
-                Ok(Err(error)) => ListenEvent::Ended(Some(error)),
-                Err(_) => ListenEvent::Ended(None),
+            let mut response = response;
+            let mut failed = failed;
+            let end = match pending::outcome(&mut response, &mut failed, R::METHOD, id).await {
+                Ok(_) => ListenEvent::Ended(None),
+                Err(error) => ListenEvent::Ended(Some(error)),
             };
             let _ = events.send(end).await;
         });
@@ -404,31 +449,35 @@ impl Session {
     /// Ends the session with `error`: every waiting call and listener fails with it, every
     /// handler still running is told to stop. Later calls fail at once.
     pub(crate) fn end(&self, error: TransportError) {
-        let (waiting, serving) = {
+        let waiting = {
             let mut state = self.lock();
             if state.ended.is_none() {
                 state.ended = Some(error.clone());
             }
             state.tokens.clear();
             state.listeners.clear();
-            (
-                std::mem::take(&mut state.waiting),
-                std::mem::take(&mut state.serving),
-            )
+            std::mem::take(&mut state.waiting)
         };
-        for (_, waiter) in waiting {
-            let _ = waiter
-                .reply
-                .send(Err(ClientError::Transport(error.clone())));
+        for (id, waiter) in waiting {
+            self.handle.forget(id);
+            let _ = waiter.fail.send(ClientError::Transport(error.clone()));
         }
-        for (_, stop) in serving {
-            let _ = stop.send(());
-        }
+        self.service.cancel_in_flight();
     }
 
     /// The handlers, for answering 2026-07-28 input requests.
     pub(crate) fn handlers(&self) -> &Handlers {
-        &self.settings.handlers
+        &self.settings().handlers
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn version(&self) -> Option<Version> {
+        self.lock().version
     }
 }
 
@@ -441,19 +490,56 @@ impl State {
         Some(waiter)
     }
 
-    fn answered(&mut self, id: OutgoingId) {
+    /// The response to `id` arrived: remembered (to tell a second one), and the call no
+    /// longer takes progress.
+    fn answered(&mut self, id: OutgoingId) -> Option<Waiter> {
         if self.answered.len() == ANSWERED_MEMORY {
             self.answered.pop_front();
         }
         self.answered.push_back(id);
+        self.remove_waiter(id)
     }
+}
 
-    fn complete(&mut self, id: OutgoingId, outcome: Result<AnyResult, ClientError>) {
-        self.answered(id);
-        if let Some(waiter) = self.remove_waiter(id) {
-            let _ = waiter.reply.send(outcome);
-        }
+/// Writes what the service sends on its own (its replies to the server's requests and the
+/// cancellations of abandoned requests) to the connection, each send on a task of its own so
+/// that one slow send does not hold the others.
+async fn write(connection: Arc<dyn Connection>, shared: Arc<Shared>, mut output: SinkReceiver) {
+    let slots = Arc::new(Semaphore::new(MAX_REPLIES_IN_FLIGHT));
+    while let Some(message) = output.recv().await {
+        let Ok(permit) = Arc::clone(&slots).acquire_owned().await else {
+            return;
+        };
+        let protocol_version = shared.version().map(Version::as_str);
+        let frame = match message {
+            Outgoing::Reply(reply) => OutgoingFrame {
+                protocol_version,
+                ..OutgoingFrame::new((*reply).into_bytes(), FrameKind::Response)
+            },
+            Outgoing::Message(bytes) => OutgoingFrame {
+                method: method_of(&bytes).map(Cow::Owned),
+                protocol_version,
+                ..OutgoingFrame::new(bytes, FrameKind::Notification)
+            },
+        };
+        let connection = Arc::clone(&connection);
+        tokio::spawn(async move {
+            let _ = connection.send(frame).await;
+            drop(permit);
+        });
     }
+}
+
+/// The method of a notification the service built (a cancellation), for the transports
+/// that state it beside the frame.
+fn method_of(bytes: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        method: String,
+    }
+    serde_json::from_slice::<Head>(bytes)
+        .ok()
+        .map(|head| head.method)
 }
 
 /// The result as the type its request named.

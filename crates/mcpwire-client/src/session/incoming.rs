@@ -1,32 +1,35 @@
-//! The reader side of a session: every incoming event taken under the lock, responses
-//! handed to their calls, frames that break a rule classified, notifications routed to a
+//! What the server sends, as the service hands it over: the reader taking the transport's
+//! events, the observer of the service reporting every frame that breaks a rule, the
+//! server's requests answered by the client's handlers, and notifications routed to a
 //! call's progress, a listen stream or the application's callbacks.
 
-use super::*;
+use std::future::Future;
+use std::pin::Pin;
 
-/// What the reader does after releasing the lock.
-pub(super) enum After {
-    Serve {
-        call: mcpwire::peer::Call,
-        method: String,
-        params: Option<String>,
-    },
-    Notify {
-        method: String,
-        params: Option<String>,
-    },
-    Violation(Violation),
-}
+use mcpwire::peer::{Event, ProgressParams};
+use mcpwire::service::{AsyncContext, Observer};
+use mcpwire::{Decoded, RawParams, RpcError};
+use serde_json::value::RawValue;
+
+use super::*;
+use crate::notify::ProgressEvent;
+use crate::result_check::check_message;
+use crate::versions;
+use crate::violation::excerpt;
+
+/// What a server request's handler returns to the service.
+type Answer = Pin<Box<dyn Future<Output = Result<Box<RawValue>, RpcError>> + Send>>;
 
 impl Session {
     /// The reader: takes every incoming event until the connection ends.
     pub(crate) async fn read(self: Arc<Self>, mut incoming: IncomingReceiver) {
+        let sink = self.service.session_sink();
         while let Some(event) = incoming.recv().await {
             match event {
-                Incoming::Frame(frame) => self.receive(&frame),
+                Incoming::Frame(frame) => self.service.receive(&frame, &sink).await,
                 Incoming::Lost { id, error } => self.fail(id, ClientError::Transport(error)),
                 Incoming::Discarded(error) => self
-                    .settings
+                    .settings()
                     .callbacks
                     .violation(Violation::new(Rule::Message, error.to_string())),
                 Incoming::Closed(error) => return self.end(error),
@@ -35,74 +38,181 @@ impl Session {
         self.end(TransportError::Closed);
     }
 
-    /// Fails one waiting call (the peer forgets it; no cancellation is sent).
+    /// Fails one waiting call (the service forgets it; no cancellation is sent).
     fn fail(&self, id: OutgoingId, error: ClientError) {
-        let waiter = {
-            let mut state = self.lock();
-            state.peer.cancel(id, None);
-            state.remove_waiter(id)
-        };
+        let waiter = self.lock().remove_waiter(id);
+        self.handle.forget(id);
         if let Some(waiter) = waiter {
-            let _ = waiter.reply.send(Err(error));
+            let _ = waiter.fail.send(error);
+        }
+    }
+}
+
+/// The client's [`Observer`] of the service: what answers the client's calls is noted, what
+/// breaks a rule becomes a [`Violation`].
+pub(super) struct Watch {
+    pub(super) shared: Arc<Shared>,
+    pub(super) handle: PeerHandle,
+}
+
+impl Observer for Watch {
+    fn event(&self, event: &Event<'_>) {
+        let violation = match event {
+            Event::Response { id, .. }
+            | Event::InvalidResult { id, .. }
+            | Event::MalformedResponse { id, .. } => {
+                self.shared.lock().answered(*id);
+                None
+            }
+            // Otherwise the call was cancelled or timed out: the server raced it.
+            Event::LateResponse { id, .. } => {
+                self.shared.lock().answered.contains(id).then(|| {
+                    Violation::new(
+                        Rule::OneResponse,
+                        format!("a second response to request {id}"),
+                    )
+                })
+            }
+            Event::UnmatchedResponse(response) => Some(self.unmatched(response)),
+            Event::InvalidNotification { method, error } => Some(Violation::new(
+                Rule::NotificationShape,
+                format!("{method}: {}", error.data().map_or("", |d| d.get())),
+            )),
+            Event::Request { .. } | Event::Notification(_) | Event::Cancelled { .. } => None,
+        };
+        if let Some(violation) = violation {
+            self.shared.settings.callbacks.violation(violation);
         }
     }
 
-    /// Takes one frame from the server.
-    pub(super) fn receive(self: &Arc<Self>, frame: &[u8]) {
-        let mut after = Vec::new();
-        let (reply, version) = {
-            let mut state = self.lock();
-            let received = state.peer.receive(frame);
-            let no_events = received.events.is_empty();
-            for event in received.events {
-                state.take(event, &mut after);
-            }
-            // A reply at once means the frame, or an element of it, was invalid.
-            if received.reply.is_some() {
-                let profile = state.peer.profile();
-                let violation = classify_invalid(frame, profile, no_events);
-                after.push(After::Violation(violation));
-            }
-            (received.reply, state.version)
-        };
-        if let Some(reply) = reply {
-            self.send_reply_detached(reply);
-        }
-        for action in after {
-            match action {
-                After::Serve {
-                    call,
-                    method,
-                    params,
-                } => self.serve(call, method, params, version),
-                After::Notify { method, params } => {
-                    self.notification(&method, params.as_deref(), version)
-                }
-                After::Violation(violation) => self.settings.callbacks.violation(violation),
-            }
-        }
+    fn answered_at_once(&self, frame: &[u8], with_events: bool) {
+        let profile = self.handle.profile();
+        let violation = classify_invalid(frame, &profile, !with_events);
+        self.shared.settings.callbacks.violation(violation);
     }
+}
 
-    /// Sends a reply on a task of its own, so the reader never waits on the server reading.
-    fn send_reply_detached(self: &Arc<Self>, bytes: Vec<u8>) {
-        let Ok(permit) = Arc::clone(&self.reply_slots).try_acquire_owned() else {
-            return;
+impl Watch {
+    /// The violation of a response that names no waiting call; when its id is a pending
+    /// request's number spelled with another JSON type (`"3"` for `3`), that call fails
+    /// with it (it would otherwise never be answered).
+    fn unmatched(&self, response: &mcpwire::Response<'_>) -> Violation {
+        let Some(id) = response.id else {
+            return Violation::new(
+                Rule::ResponseToKnownRequest,
+                "a response without an id the client sent".to_owned(),
+            );
         };
-        let session = Arc::clone(self);
-        tokio::spawn(async move {
-            let frame = OutgoingFrame {
-                protocol_version: session.version().map(Version::as_str),
-                ..OutgoingFrame::new(bytes, FrameKind::Response)
-            };
-            let _ = session.connection.send(frame).await;
-            drop(permit);
+        let respelled = id
+            .as_string()
+            .and_then(|text| text.parse::<u64>().ok())
+            .or_else(|| {
+                id.raw()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|n| n.fract() == 0.0 && *n >= 0.0)
+                    .map(|n| n as u64)
+            });
+        let waiter = respelled.and_then(|n| {
+            let mut state = self.shared.lock();
+            let pending = state.waiting.keys().copied().find(|p| p.get() == n)?;
+            Some((pending, state.answered(pending)?))
         });
+        match waiter {
+            Some((pending, waiter)) => {
+                let violation = Violation::new(
+                    Rule::ResponseIdEcho,
+                    format!("request {pending} was answered with id {}", id.raw()),
+                );
+                self.handle.forget(pending);
+                let _ = waiter.fail.send(ClientError::Protocol(violation.clone()));
+                violation
+            }
+            None => Violation::new(
+                Rule::ResponseToKnownRequest,
+                format!("a response to id {}, which the client never sent", id.raw()),
+            ),
+        }
+    }
+}
+
+/// The client's one handler on the service's router: a notification is routed at once, in
+/// order, on the reading task; a request is checked there and answered on a task.
+pub(super) fn from_server(
+    shared: Arc<Shared>,
+    params: Option<RawParams<'_>>,
+    ctx: AsyncContext,
+) -> Result<Answer, RpcError> {
+    let params = params.map(|params| params.get());
+    if ctx.is_notification() {
+        shared.notification(ctx.method(), params);
+        return Ok(Box::pin(async { Ok(Box::<RawValue>::default()) }));
+    }
+    shared.serve(ctx, params)
+}
+
+impl Shared {
+    /// Answers one server request with its handler; the service runs the answer on a task
+    /// of its own, stops it when the server cancels it and replies with the id as the
+    /// server sent it.
+    fn serve(self: Arc<Self>, ctx: AsyncContext, params: Option<&str>) -> Result<Answer, RpcError> {
+        let method = ctx.method().to_owned();
+        let version = self.version();
+        let handlers = &self.settings.handlers;
+        let allowed = version.is_none_or(|v| versions::server_may_request(v, &method));
+        if !allowed && handlers.answers(&method) {
+            self.settings.callbacks.violation(Violation::new(
+                Rule::MethodInVersion,
+                format!(
+                    "request {method} under {}",
+                    version.map_or("?", Version::as_str)
+                ),
+            ));
+        }
+        if !allowed || !handlers.answers(&method) {
+            return Err(RpcError::method_not_found());
+        }
+        if let Some(version) = version
+            && self.settings.check_results
+            && let Err(reason) = check_message(
+                version,
+                "ServerRequest",
+                ctx.id().map(|id| id.raw()),
+                &method,
+                params,
+            )
+        {
+            return Err(RpcError::invalid_params().with_data(&reason));
+        }
+        let params = match params.map(serde_json::from_str::<Value>) {
+            None => Value::Object(Map::new()),
+            Some(Ok(params)) => params,
+            Some(Err(error)) => {
+                return Err(RpcError::invalid_params().with_data(&error.to_string()));
+            }
+        };
+        let Ok(permit) = Arc::clone(&self.serving_slots).try_acquire_owned() else {
+            return Err(RpcError::internal_error().with_data(
+                "the client is busy: too many requests of the server are being answered",
+            ));
+        };
+        // Before the handshake settles a version, the newest one with a handshake.
+        let version = version.unwrap_or_else(Version::newest_with_handshake);
+        Ok(Box::pin(async move {
+            let outcome = tokio::select! {
+                outcome = self.settings.handlers.answer(&method, params, version) => outcome,
+                () = ctx.cancelled() => Err(RpcError::internal_error().with_data("cancelled")),
+            };
+            drop(permit);
+            serde_json::value::to_raw_value(&outcome?).map_err(|_| RpcError::internal_error())
+        }))
     }
 
     /// Hands one notification to where it goes: a call's progress, a listen stream, or the
     /// application's callbacks.
-    fn notification(&self, method: &str, params: Option<&str>, version: Option<Version>) {
+    fn notification(&self, method: &str, params: Option<&str>) {
         let callbacks = &self.settings.callbacks;
+        let version = self.version();
         if let Some(version) = version
             && !versions::has_notification(version, method)
         {
@@ -181,116 +291,6 @@ impl Session {
                 let _ = sender.try_send(event);
             }
             Err(violation) => self.settings.callbacks.violation(violation),
-        }
-    }
-
-    /// Forgets a listener (its request ended or was cancelled).
-    pub(crate) fn drop_listener(&self, id: OutgoingId) {
-        self.lock().listeners.remove(&id);
-    }
-}
-
-impl State {
-    /// Acts on one event under the lock; what runs application code goes to `after`.
-    fn take(&mut self, event: Event<'_>, after: &mut Vec<After>) {
-        match event {
-            Event::Response { id, outcome, .. } => {
-                self.complete(id, outcome.map_err(ClientError::Rpc));
-            }
-            Event::InvalidResult { id, method, error } => {
-                let detail = format!("{method} result at \"{}\": {}", error.pointer, error.reason);
-                let violation = Violation::new(Rule::ResultShape, detail);
-                self.complete(id, Err(ClientError::Protocol(violation)));
-            }
-            Event::MalformedResponse { id, method, defect } => {
-                let violation = Violation::new(
-                    Rule::ResponseShape(defect),
-                    format!("the response to {method} (id {id})"),
-                );
-                self.complete(id, Err(ClientError::Protocol(violation)));
-            }
-            Event::LateResponse { id, .. } => {
-                if self.answered.contains(&id) {
-                    after.push(After::Violation(Violation::new(
-                        Rule::OneResponse,
-                        format!("a second response to request {id}"),
-                    )));
-                }
-                // Otherwise the call was cancelled or timed out: the server raced it.
-            }
-            Event::UnmatchedResponse(response) => {
-                after.push(After::Violation(self.unmatched(&response)));
-            }
-            Event::Request {
-                call,
-                method,
-                params,
-                ..
-            } => after.push(After::Serve {
-                call,
-                method: method.into_owned(),
-                params: params.map(|p| p.get().to_owned()),
-            }),
-            Event::Notification(mcpwire::RawNotification { method, params }) => {
-                after.push(After::Notify {
-                    method: method.into_owned(),
-                    params: params.map(|p| p.get().to_owned()),
-                })
-            }
-            Event::Cancelled { call, .. } => {
-                if let Some(stop) = self.serving.remove(&call) {
-                    let _ = stop.send(());
-                }
-            }
-            Event::InvalidNotification { method, error } => {
-                after.push(After::Violation(Violation::new(
-                    Rule::NotificationShape,
-                    format!("{method}: {}", error.data().map_or("", |d| d.get())),
-                )));
-            }
-        }
-    }
-
-    /// The violation of a response that names no waiting call; when its id is a pending
-    /// request's number spelled with another JSON type (`"3"` for `3`), that call fails
-    /// with it (it would otherwise never be answered).
-    fn unmatched(&mut self, response: &mcpwire::Response<'_>) -> Violation {
-        let Some(id) = response.id else {
-            return Violation::new(
-                Rule::ResponseToKnownRequest,
-                "a response without an id the client sent".to_owned(),
-            );
-        };
-        let respelled = id
-            .as_string()
-            .and_then(|text| text.parse::<u64>().ok())
-            .or_else(|| {
-                id.raw()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|n| n.fract() == 0.0 && *n >= 0.0)
-                    .map(|n| n as u64)
-            })
-            .and_then(|n| {
-                self.waiting
-                    .keys()
-                    .copied()
-                    .find(|pending| pending.get() == n)
-            });
-        match respelled {
-            Some(pending) => {
-                let violation = Violation::new(
-                    Rule::ResponseIdEcho,
-                    format!("request {pending} was answered with id {}", id.raw()),
-                );
-                self.peer.cancel(pending, None);
-                self.complete(pending, Err(ClientError::Protocol(violation.clone())));
-                violation
-            }
-            None => Violation::new(
-                Rule::ResponseToKnownRequest,
-                format!("a response to id {}, which the client never sent", id.raw()),
-            ),
         }
     }
 }

@@ -7,7 +7,8 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use tokio::sync::oneshot;
 
-use super::core::{Answer, Core};
+use super::core::Core;
+use super::outbound::{Outbound, PendingResponse, RequestGuard};
 use super::sink::{Outgoing, Sink};
 use crate::decode::ResponseDefect;
 use crate::peer::{Notification, OutgoingId, Peer, Request, ResultError, SendError};
@@ -114,11 +115,31 @@ impl PeerHandle {
             .map_err(|_| RequestError::Closed)
     }
 
-    async fn exchange(
+    /// Registers a typed request as pending without sending it: the caller sends
+    /// [`Outbound::frame`] itself (a transport that states the method, version or name of
+    /// each frame beside its bytes), awaits [`Outbound::response`] with the timeout it
+    /// chooses (this handle's is not applied) and settles or cancels [`Outbound::guard`].
+    /// The session routes the response as for [`request`](Self::request); the result is
+    /// an `R::Result`.
+    pub fn start<R: Request>(&self, params: &R::Params) -> Result<Outbound, RequestError> {
+        let sent = self.core.lock().peer.request::<R>(params, None);
+        self.register(sent)
+    }
+
+    /// Forgets the pending request `id` without telling the other side, for a transport
+    /// that knows its response will never arrive: whoever awaits it gets
+    /// [`RequestError::Closed`], and a late response is reported as late.
+    pub fn forget(&self, id: OutgoingId) {
+        let mut state = self.core.lock();
+        state.waiters.remove(&id);
+        state.peer.cancel(id, None);
+    }
+
+    fn register(
         &self,
         sent: Result<(OutgoingId, Vec<u8>), SendError>,
-    ) -> Result<crate::peer::AnyResult, RequestError> {
-        let (id, line) = sent?;
+    ) -> Result<Outbound, RequestError> {
+        let (id, frame) = sent?;
         let (tx, rx) = oneshot::channel();
         {
             let mut state = self.core.lock();
@@ -128,33 +149,47 @@ impl PeerHandle {
             }
             state.waiters.insert(id, tx);
         }
-        let mut guard = Abandon {
-            handle: self,
+        Ok(Outbound {
             id,
-            reason: "abandoned",
-            armed: true,
-        };
+            frame,
+            response: PendingResponse(rx),
+            guard: RequestGuard {
+                core: Arc::clone(&self.core),
+                sink: self.sink.clone(),
+                id,
+                armed: true,
+            },
+        })
+    }
+
+    async fn exchange(
+        &self,
+        sent: Result<(OutgoingId, Vec<u8>), SendError>,
+    ) -> Result<crate::peer::AnyResult, RequestError> {
+        let Outbound {
+            frame,
+            response,
+            mut guard,
+            ..
+        } = self.register(sent)?;
         self.sink
-            .send(Outgoing::Message(line))
+            .send(Outgoing::Message(frame))
             .await
             .map_err(|_| RequestError::Closed)?;
         let answer = match self.timeout {
-            Some(timeout) => match tokio::time::timeout(timeout, rx).await {
+            Some(timeout) => match tokio::time::timeout(timeout, response).await {
                 Ok(answer) => answer,
                 Err(_elapsed) => {
-                    guard.reason = "timed out";
+                    if let Some(line) = guard.cancel("timed out") {
+                        let _ = self.sink.try_send(Outgoing::Message(line));
+                    }
                     return Err(RequestError::Timeout);
                 }
             },
-            None => rx.await,
+            None => response.await,
         };
-        guard.armed = false;
-        match answer.map_err(|_| RequestError::Closed)? {
-            Answer::Result(result) => Ok(result),
-            Answer::Error(error) => Err(RequestError::Rpc(error)),
-            Answer::InvalidResult(error) => Err(RequestError::InvalidResult(error)),
-            Answer::Malformed(defect) => Err(RequestError::MalformedResponse(defect)),
-        }
+        guard.settle();
+        answer
     }
 
     /// Sends a typed notification.
@@ -173,31 +208,5 @@ impl PeerHandle {
             .send(Outgoing::Message(line))
             .await
             .map_err(|_| RequestError::Closed)
-    }
-}
-
-/// Cancels a request whose caller stopped waiting (timeout, or the future was dropped).
-struct Abandon<'a> {
-    handle: &'a PeerHandle,
-    id: OutgoingId,
-    reason: &'static str,
-    armed: bool,
-}
-
-impl Drop for Abandon<'_> {
-    fn drop(&mut self) {
-        if !self.armed {
-            return;
-        }
-        let line = {
-            let mut state = self.handle.core.lock();
-            state.waiters.remove(&self.id);
-            state.peer.cancel(self.id, Some(self.reason))
-        };
-        if let Some(line) = line {
-            // Best effort: a full or closed sink loses the notification, which only costs
-            // the other side some wasted work.
-            let _ = self.handle.sink.try_send(Outgoing::Message(line));
-        }
     }
 }

@@ -2,7 +2,7 @@
 //! to the sink of the frame that caused it.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -11,6 +11,7 @@ use tokio::task::JoinHandle;
 use super::catch::{BoxFuture, CatchUnwind};
 use super::context::progress_token_of;
 use super::core::{Answer, Core};
+use super::observe::Observer;
 use super::sink::{Outgoing, Sink, SinkReceiver};
 use super::trace::{self, RequestTrace};
 use super::{AsyncContext, Attachment, CancellationToken, PeerHandle};
@@ -87,6 +88,8 @@ struct Shared<S> {
     closing: CancellationToken,
     /// The session's `tracing` span, parent of its requests' spans.
     span: tracing::Span,
+    /// Set by [`Session::observe`].
+    observer: OnceLock<Box<dyn Observer>>,
 }
 
 /// A conversation with one other side, independent of the transport. Cheap to clone.
@@ -165,8 +168,21 @@ impl<S: Send + Sync + 'static> Session<S> {
                 unsolicited: Mutex::new(Some(unsolicited)),
                 closing: CancellationToken::new(),
                 span,
+                observer: OnceLock::new(),
             }),
         }
+    }
+
+    /// Sets the [`Observer`] of what this session reads, once; `false` (and `observer` is
+    /// dropped) when one is set already.
+    pub fn observe(&self, observer: impl Observer) -> bool {
+        self.shared.observer.set(Box::new(observer)).is_ok()
+    }
+
+    /// Switches the session to `profile` for the frames read from now on (a client learns
+    /// the version from the answer to its `initialize`).
+    pub fn set_profile(&self, profile: Profile) {
+        self.shared.core.lock().peer.set_profile(profile);
     }
 
     /// The shared state.
@@ -243,13 +259,22 @@ impl<S: Send + Sync + 'static> Session<S> {
                 .iter()
                 .any(|event| matches!(event, Event::Request { .. })),
         );
+        let observer = self.shared.observer.get();
+        let with_events = !received.events.is_empty();
+        let answered_at_once = received.reply.is_some();
         if let Some(reply) = received.take_reply() {
             let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
         }
         let mut switch_to = None;
         for event in received.events {
+            if let Some(observer) = observer {
+                observer.event(&event);
+            }
             self.dispatch(event, sink, attached.as_ref(), &mut switch_to)
                 .await;
+        }
+        if let (Some(observer), true) = (observer, answered_at_once) {
+            observer.answered_at_once(frame, with_events);
         }
         if let Some(profile) = switch_to {
             trace::switched(&self.shared.span, &profile);
