@@ -49,7 +49,8 @@ use pending::{Started, wait};
 const ANSWERED_MEMORY: usize = 256;
 
 /// How many frames the service hands the connection (replies, cancellations) may be on
-/// their way at once; beyond that the session's sink fills and its reader waits.
+/// their way at once; beyond that they are dropped (a server flooding garbage while not
+/// reading cannot pile up tasks, nor stall the client's reader).
 const MAX_REPLIES_IN_FLIGHT: usize = 32;
 
 /// Handler slots of the service beside the client's `max_serving` (its notifications are
@@ -174,11 +175,7 @@ impl Session {
         });
         let connection: Arc<dyn Connection> = Arc::from(connection);
         if let Some(output) = service.take_unsolicited() {
-            tokio::spawn(write(
-                Arc::clone(&connection),
-                Arc::clone(&shared),
-                output,
-            ));
+            tokio::spawn(write(Arc::clone(&connection), Arc::clone(&shared), output));
         }
         Self {
             service,
@@ -367,7 +364,16 @@ impl Session {
             }
         }
         let id = pending.id;
-        let outcome = wait(&mut response, &mut failed, &tick, timeout, options, method, id).await;
+        let outcome = wait(
+            &mut response,
+            &mut failed,
+            &tick,
+            timeout,
+            options,
+            method,
+            id,
+        )
+        .await;
         match outcome {
             Some(outcome) => {
                 // Answered, or failed by the client (which had the service forget it).
@@ -507,8 +513,10 @@ impl State {
 async fn write(connection: Arc<dyn Connection>, shared: Arc<Shared>, mut output: SinkReceiver) {
     let slots = Arc::new(Semaphore::new(MAX_REPLIES_IN_FLIGHT));
     while let Some(message) = output.recv().await {
-        let Ok(permit) = Arc::clone(&slots).acquire_owned().await else {
-            return;
+        // A server that stops reading loses the client's replies rather than stalling the
+        // reading of what it sends (a flood of invalid frames, each answered at once).
+        let Ok(permit) = Arc::clone(&slots).try_acquire_owned() else {
+            continue;
         };
         let protocol_version = shared.version().map(Version::as_str);
         let frame = match message {

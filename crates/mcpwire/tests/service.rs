@@ -778,3 +778,144 @@ async fn end_of_input_cancels_handlers_and_serving_ends_within_the_grace_period(
         }
     }
 }
+
+/// Records what an [`service::Observer`] is told, as text.
+#[derive(Clone, Default)]
+struct Seen(Arc<Mutex<Vec<String>>>);
+
+impl service::Observer for Seen {
+    fn event(&self, event: &mcpwire::peer::Event<'_>) {
+        use mcpwire::peer::Event;
+        let seen = match event {
+            Event::Response { id, .. } => format!("response {id}"),
+            Event::LateResponse { id, .. } => format!("late {id}"),
+            Event::UnmatchedResponse(response) => {
+                format!("unmatched {}", response.id.map_or("-", |id| id.raw()))
+            }
+            Event::Notification(notification) => format!("notification {}", notification.method),
+            other => format!("other {other:?}"),
+        };
+        self.0.lock().unwrap().push(seen);
+    }
+
+    fn answered_at_once(&self, frame: &[u8], with_events: bool) {
+        let frame = String::from_utf8_lossy(frame);
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("answered at once {frame} {with_events}"));
+    }
+}
+
+#[tokio::test]
+async fn an_observer_sees_each_event_and_the_frames_answered_at_once() {
+    use mcpwire::service::Sink;
+
+    // 2025-03-26 takes batches: one frame may hold valid and invalid messages.
+    let profile = Profile::mcp("2025-03-26").unwrap();
+    let session = Session::new(profile, (), Router::new());
+    let seen = Seen::default();
+    assert!(session.observe(seen.clone()));
+    assert!(!session.observe(Seen::default()), "one observer");
+    let (sink, mut replies) = Sink::channel(8);
+    for frame in [
+        "not json",
+        r#"{"jsonrpc":"2.0","id":"7","result":{}}"#,
+        r#"[{"jsonrpc":"2.0","method":"notifications/x"},5]"#,
+    ] {
+        session.receive(frame.as_bytes(), &sink).await;
+    }
+    assert_eq!(
+        *seen.0.lock().unwrap(),
+        [
+            "answered at once not json false",
+            r#"unmatched "7""#,
+            "notification notifications/x",
+            r#"answered at once [{"jsonrpc":"2.0","method":"notifications/x"},5] true"#,
+        ]
+    );
+    // What the other side reads is unchanged: the parse error, the batch's invalid element.
+    let first = replies.recv().await.unwrap();
+    assert!(String::from_utf8_lossy(first.bytes()).contains("-32700"));
+    let second = replies.recv().await.unwrap();
+    assert!(String::from_utf8_lossy(second.bytes()).contains("-32600"));
+    assert!(replies.try_recv().is_err(), "nothing else is sent");
+}
+
+#[tokio::test]
+async fn a_request_the_caller_sends_itself_is_answered_through_the_session() {
+    use mcpwire::peer::Ping;
+    use mcpwire::service::{Outgoing, Sink};
+
+    let session = Session::new(Profile::latest_mcp(), (), Router::new());
+    let seen = Seen::default();
+    session.observe(seen.clone());
+    let mut unsolicited = session.take_unsolicited().unwrap();
+    let (sink, _replies) = Sink::channel(8);
+    let handle = session.handle();
+
+    // Answered: the response reaches the caller, who sent the frame itself.
+    let mut answered = handle.start::<Ping>(&()).unwrap();
+    let answered_id = answered.id;
+    let frame: Value = serde_json::from_slice(&answered.frame).unwrap();
+    assert_eq!(frame["method"], "ping");
+    let id = frame["id"].clone();
+    let response = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#);
+    session.receive(response.as_bytes(), &sink).await;
+    let result = (&mut answered.response).await.unwrap();
+    assert!(result.downcast::<serde_json::Map<String, Value>>().is_ok());
+    answered.guard.settle();
+    drop(answered);
+    assert!(
+        unsolicited.try_recv().is_err(),
+        "a settled request sends nothing"
+    );
+
+    // Cancelled by the caller: the cancellation is handed back, its response is late.
+    let mut cancelled = handle.start::<Ping>(&()).unwrap();
+    let id = cancelled.id;
+    let cancelled_id = id;
+    let line = cancelled.guard.cancel("stop").expect("a cancellation");
+    let line: Value = serde_json::from_slice(&line).unwrap();
+    assert_eq!(line["method"], "notifications/cancelled");
+    assert_eq!(line["params"]["requestId"], json!(id.get()));
+    assert_eq!(line["params"]["reason"], "stop");
+    let late = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#);
+    session.receive(late.as_bytes(), &sink).await;
+    assert_eq!(
+        (&mut cancelled.response).await.unwrap_err(),
+        RequestError::Closed
+    );
+    drop(cancelled);
+    assert!(
+        unsolicited.try_recv().is_err(),
+        "cancelled once, by the caller"
+    );
+
+    // Dropped while armed: the guard sends the cancellation to the session-wide sink.
+    let dropped = handle.start::<Ping>(&()).unwrap();
+    let id = dropped.id;
+    drop(dropped);
+    match unsolicited.try_recv().unwrap() {
+        Outgoing::Message(line) => {
+            let line: Value = serde_json::from_slice(&line).unwrap();
+            assert_eq!(line["params"]["requestId"], json!(id.get()));
+            assert_eq!(line["params"]["reason"], "abandoned");
+        }
+        other => panic!("a cancellation, not {other:?}"),
+    }
+
+    // Forgotten (the transport knows no response will come): no cancellation is sent.
+    let forgotten = handle.start::<Ping>(&()).unwrap();
+    handle.forget(forgotten.id);
+    assert_eq!(forgotten.response.await.unwrap_err(), RequestError::Closed);
+    assert!(unsolicited.try_recv().is_err());
+
+    assert_eq!(
+        *seen.0.lock().unwrap(),
+        [
+            format!("response {answered_id}"),
+            format!("late {cancelled_id}")
+        ]
+    );
+}

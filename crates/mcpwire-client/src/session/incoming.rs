@@ -65,14 +65,12 @@ impl Observer for Watch {
                 None
             }
             // Otherwise the call was cancelled or timed out: the server raced it.
-            Event::LateResponse { id, .. } => {
-                self.shared.lock().answered.contains(id).then(|| {
-                    Violation::new(
-                        Rule::OneResponse,
-                        format!("a second response to request {id}"),
-                    )
-                })
-            }
+            Event::LateResponse { id, .. } => self.shared.lock().answered.contains(id).then(|| {
+                Violation::new(
+                    Rule::OneResponse,
+                    format!("a second response to request {id}"),
+                )
+            }),
             Event::UnmatchedResponse(response) => Some(self.unmatched(response)),
             Event::InvalidNotification { method, error } => Some(Violation::new(
                 Rule::NotificationShape,
