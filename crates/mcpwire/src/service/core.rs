@@ -49,6 +49,15 @@ impl Core {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Forgets the pending request `id`: its caller is told nothing more, and a late
+    /// response is reported as late. With a `reason`, the `notifications/cancelled` line to
+    /// send (`None` when the profile has none, or the request is over).
+    pub(crate) fn forget(&self, id: OutgoingId, reason: Option<&str>) -> Option<Vec<u8>> {
+        let mut state = self.lock();
+        state.waiters.remove(&id);
+        state.peer.cancel(id, reason)
+    }
+
     /// Delivers a response to the caller waiting for it (if it still waits).
     pub(crate) fn answer(&self, id: OutgoingId, answer: Answer) {
         if let Some(waiter) = self.lock().waiters.remove(&id) {

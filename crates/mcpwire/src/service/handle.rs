@@ -130,9 +130,7 @@ impl PeerHandle {
     /// that knows its response will never arrive: whoever awaits it gets
     /// [`RequestError::Closed`], and a late response is reported as late.
     pub fn forget(&self, id: OutgoingId) {
-        let mut state = self.core.lock();
-        state.waiters.remove(&id);
-        state.peer.cancel(id, None);
+        self.core.forget(id, None);
     }
 
     fn register(

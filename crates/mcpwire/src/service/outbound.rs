@@ -88,9 +88,7 @@ impl RequestGuard {
     /// transport knows its response will never arrive).
     pub fn forget(&mut self) {
         if std::mem::take(&mut self.armed) {
-            let mut state = self.core.lock();
-            state.waiters.remove(&self.id);
-            state.peer.cancel(self.id, None);
+            self.core.forget(self.id, None);
         }
     }
 
@@ -100,9 +98,7 @@ impl RequestGuard {
         if !std::mem::take(&mut self.armed) {
             return None;
         }
-        let mut state = self.core.lock();
-        state.waiters.remove(&self.id);
-        state.peer.cancel(self.id, Some(reason))
+        self.core.forget(self.id, Some(reason))
     }
 }
 
