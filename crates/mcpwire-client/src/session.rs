@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use mcpwire::peer::{AnyResult, OutgoingId, Peer, Request};
 use mcpwire::service::{self, Options, Outgoing, PeerHandle, RequestError, SinkReceiver};
-use mcpwire::{Profile, Router};
+use mcpwire::{Profile, Router, code};
 use serde_json::{Map, Value};
 use tokio::sync::{Notify, Semaphore, mpsc, oneshot};
 
@@ -48,9 +48,8 @@ use pending::{Started, wait};
 /// one.
 const ANSWERED_MEMORY: usize = 256;
 
-/// How many frames the service hands the connection (replies, cancellations) may be on
-/// their way at once; beyond that they are dropped (a server flooding garbage while not
-/// reading cannot pile up tasks, nor stall the client's reader).
+/// How many replies to invalid frames may be on their way at once; beyond that they are
+/// dropped (a server flooding garbage while not reading cannot pile up tasks).
 const MAX_REPLIES_IN_FLIGHT: usize = 32;
 
 /// Handler slots of the service beside the client's `max_serving` (its notifications are
@@ -509,14 +508,27 @@ impl State {
 
 /// Writes what the service sends on its own (its replies to the server's requests and the
 /// cancellations of abandoned requests) to the connection, each send on a task of its own so
-/// that one slow send does not hold the others.
+/// that one slow send holds neither the others nor the reader. Replies to invalid frames (and
+/// batch replies) are dropped while [`MAX_REPLIES_IN_FLIGHT`] of them are on their way (a server flooding
+/// garbage while not reading cannot pile up tasks); the others are bounded already, by the
+/// requests being served and the calls pending.
 async fn write(connection: Arc<dyn Connection>, shared: Arc<Shared>, mut output: SinkReceiver) {
     let slots = Arc::new(Semaphore::new(MAX_REPLIES_IN_FLIGHT));
     while let Some(message) = output.recv().await {
-        // A server that stops reading loses the client's replies rather than stalling the
-        // reading of what it sends (a flood of invalid frames, each answered at once).
-        let Ok(permit) = Arc::clone(&slots).try_acquire_owned() else {
-            continue;
+        let to_invalid = match &message {
+            Outgoing::Reply(reply) => match reply.facts().error_code() {
+                Some(code) => matches!(code, code::PARSE_ERROR | code::INVALID_REQUEST),
+                // A batch's array (legacy versions), which may hold such answers.
+                None => !reply.facts().is_result(),
+            },
+            Outgoing::Message(_) => false,
+        };
+        let permit = match to_invalid {
+            true => match Arc::clone(&slots).try_acquire_owned() {
+                Ok(permit) => Some(permit),
+                Err(_) => continue,
+            },
+            false => None,
         };
         let protocol_version = shared.version().map(Version::as_str);
         let frame = match message {

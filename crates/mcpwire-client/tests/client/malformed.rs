@@ -126,6 +126,23 @@ async fn non_json_and_unknown_ids_are_reported_and_answered_by_the_rules() {
 }
 
 #[tokio::test]
+async fn a_server_flooding_garbage_without_reading_does_not_stall_the_reader() {
+    // Each non-JSON line is answered -32700; the server never reads them, so the client's
+    // writes stall once the pipe (64 KiB, about 800 replies) is full. The replies beyond
+    // those on their way are dropped: the reader goes on and the call gets its answer.
+    const GARBAGE: usize = 3_000;
+    let (client, mut server, seen) = watched().await;
+    let result = answered_with(&client, &mut server, |id| {
+        let mut lines = vec!["x".to_owned(); GARBAGE];
+        lines.push(json!({"jsonrpc": "2.0", "id": id, "result": {"tools": []}}).to_string());
+        lines
+    });
+    assert_eq!(result.await.expect("answered after the flood"), 0);
+    settle(|| rules(&seen).len() >= GARBAGE).await;
+    assert_eq!(rules(&seen), [Rule::Json; GARBAGE]);
+}
+
+#[tokio::test]
 async fn a_result_of_the_wrong_shape_or_a_malformed_response_fails_the_call() {
     let (client, mut server, _) = watched().await;
     let result = answered_with(&client, &mut server, |id| {
