@@ -11,8 +11,9 @@
 //! application as a [`Violation`] (`incoming.rs`). `pending.rs`: a call in flight, its
 //! wait and its cancellation.
 //!
-//! The client's lock guards its own tables; it is never held across an `await`, while
-//! application code runs, or while the service's lock is taken.
+//! The client's lock guards its own tables; it is never held across an `await` or while
+//! application code runs. The service's lock may be taken under it, never the reverse (the
+//! service calls the client's handlers and observer without holding its lock).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
@@ -237,7 +238,7 @@ impl Session {
         options: &CallOptions,
     ) -> Result<R::Result, ClientError> {
         let call = self.start::<R>(params, target, options, None)?;
-        self.send_request(call, options, R::METHOD, R::METHOD != "initialize")
+        self.send_request(call, options, R::METHOD)
             .await
             .and_then(|result| downcast::<R::Result>(R::METHOD, result))
     }
@@ -311,7 +312,8 @@ impl Session {
                 session: Arc::clone(self),
                 id,
                 guard: outbound.guard,
-                cancellable: true,
+                // MCP: `initialize` cannot be cancelled.
+                cancellable: R::METHOD != "initialize",
             },
             frame,
             response: outbound.response,
@@ -325,7 +327,6 @@ impl Session {
         call: Started,
         options: &CallOptions,
         method: &str,
-        cancellable: bool,
     ) -> Result<AnyResult, ClientError> {
         let Started {
             mut pending,
@@ -334,7 +335,6 @@ impl Session {
             mut failed,
             tick,
         } = call;
-        pending.cancellable = cancellable;
         let timeout = match options.timeout {
             Timeout::Default => self.settings().default_timeout,
             Timeout::Never => None,
