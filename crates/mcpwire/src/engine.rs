@@ -4,9 +4,9 @@
 //! Synchronous handlers run in place, inside `catch_unwind` (a panicking request handler is
 //! answered -32603 `Internal error` with the id, the panic message staying local; a
 //! panicking notification or event handler is silent). Async handlers are started here and
-//! handed to the host to run. The blocking [`Server`](crate::Server) and the async
-//! [`Session`](crate::service::Session) differ only in their [`Host`]: where the peer and
-//! the state live, and whether async handlers can run at all.
+//! handed to the host to run. The host is the async [`Session`](crate::service::Session),
+//! the one driver (the blocking [`Server`](crate::Server) drives a session in place): where
+//! the peer and the state live, and whether async handlers run at all.
 
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -21,7 +21,6 @@ use crate::profile::Profile;
 use crate::reply::RpcError;
 use crate::router::{FallbackHandler, NotificationHandler, RequestHandler, Route, Router};
 
-#[cfg(feature = "tokio")]
 use {crate::service::AsyncContext, crate::service::BoxFuture, std::sync::Arc};
 
 /// Where the engine finds the peer and the state.
@@ -34,7 +33,6 @@ pub(crate) trait Host<S> {
 
     /// The state and context an async handler of this call runs with (`call` is `None` for a
     /// notification); `None` when this host cannot run async handlers.
-    #[cfg(feature = "tokio")]
     fn async_call(
         &mut self,
         call: Option<&Call>,
@@ -49,17 +47,14 @@ pub(crate) enum Next<'a> {
     Reply(Option<ReplyFrame>),
     /// An async request handler was started, or failed to start (bad params, a panic): the
     /// host runs it and passes `call` and its outcome to [`Peer::reply`].
-    #[cfg(feature = "tokio")]
     Request {
         call: Call,
         started: Result<BoxFuture<Result<String, RpcError>>, RpcError>,
     },
     /// An async notification handler to run.
-    #[cfg(feature = "tokio")]
     Notification(BoxFuture<()>),
     /// Not the router's business: the answer to a request this side sent, or a cancellation
     /// (the blocking driver, which sends no requests, has nothing to do with it).
-    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     Host(Event<'a>),
 }
 
@@ -122,7 +117,6 @@ fn request<'a, S, H: Host<S>>(
             &|ctx| fallback(state, params, ctx).map(into_string),
             switch_to,
         ),
-        #[cfg(feature = "tokio")]
         Route::Handler(RequestHandler::Async(handler)) => {
             match host.async_call(Some(&call), method, params) {
                 Some((state, ctx)) => {
@@ -135,7 +129,6 @@ fn request<'a, S, H: Host<S>>(
                 None => Err(RpcError::internal_error()),
             }
         }
-        #[cfg(feature = "tokio")]
         Route::Fallback(FallbackHandler::Async(fallback)) => {
             match host.async_call(Some(&call), method, params) {
                 Some((state, ctx)) => {
@@ -178,7 +171,6 @@ fn notification<'a, S, H: Host<S>>(
             });
             None
         }
-        #[cfg(feature = "tokio")]
         Route::Handler(NotificationHandler::Async(handler)) => {
             let Some((state, ctx)) = host.async_call(None, &method, params) else {
                 return Next::Reply(None);
@@ -190,7 +182,6 @@ fn notification<'a, S, H: Host<S>>(
                 Err(_panic) => None,
             }
         }
-        #[cfg(feature = "tokio")]
         Route::Fallback(FallbackHandler::Async(fallback)) => {
             let Some((state, ctx)) = host.async_call(None, &method, params) else {
                 return Next::Reply(None);

@@ -1,8 +1,9 @@
 //! One driver: the blocking front ends give the bytes of the async engine. The same stream of
 //! frames (valid and invalid requests, notifications, responses, batches, a handler that
-//! panics, a version switch) is fed to [`Server::handle_frame`], to the async
-//! [`Session`](mcpwire::service::Session) the server becomes ([`Server::into_session`]), and,
-//! POST by POST, to a [`SyncServer`] over Streamable HTTP; every reply must be the same bytes.
+//! panics, a version switch) is fed to [`Server::handle_frame`], to an async [`Session`] of the
+//! same router driven on tokio, and, POST by POST, to a [`SyncServer`] over Streamable HTTP
+//! (which runs the session the server becomes, [`Server::into_session`]); every reply must
+//! be the same bytes.
 #![cfg(feature = "http")]
 
 mod http_support;
@@ -11,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use http_support::*;
 use mcpwire::http::{HttpConfig, SyncServer};
-use mcpwire::service::{Outgoing, Sink};
+use mcpwire::service::{Outgoing, Session, Sink};
 use mcpwire::{CallContext, Profile, ProtocolEvent, Router, RpcError, Server};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -34,11 +35,11 @@ struct Note {
     level: u8,
 }
 
-/// A server under `profile` with typed, untyped, panicking and fallback handlers, a
-/// notification handler with typed params, an event hook and an `initialize` that switches
-/// to MCP 2025-06-18 (no batches there).
-fn server(profile: Profile) -> Server<Seen> {
-    let router = Router::new()
+/// Typed, untyped, panicking and fallback handlers, a notification handler with typed
+/// params, an event hook and an `initialize` that switches to MCP 2025-06-18 (no batches
+/// there).
+fn router() -> Router<Seen> {
+    Router::new()
         .request(
             "subtract",
             |_: &Seen, p: Subtract, _: &mut CallContext<'_>| {
@@ -80,8 +81,12 @@ fn server(profile: Profile) -> Server<Seen> {
         })
         .on_event(|seen: &Seen, _: ProtocolEvent| {
             seen.events.fetch_add(1, Ordering::SeqCst);
-        });
-    Server::new(profile, Seen::default(), router)
+        })
+}
+
+/// The blocking server of [`router`].
+fn server(profile: Profile) -> Server<Seen> {
+    Server::new(profile, Seen::default(), router())
 }
 
 fn start_profile() -> Profile {
@@ -153,6 +158,11 @@ fn blocking_replies(frames: &[Vec<u8>]) -> Vec<Option<String>> {
         .collect()
 }
 
+/// The frame, as a failure message shows it (its first 200 bytes).
+fn shown(frame: &[u8]) -> String {
+    String::from_utf8_lossy(&frame[..frame.len().min(200)]).into_owned()
+}
+
 fn text(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).expect("replies are UTF-8")
 }
@@ -172,7 +182,8 @@ fn the_async_engine_answers_a_stream_with_the_blocking_servers_bytes() {
         .build()
         .unwrap();
     let replies = runtime.block_on(async {
-        let session = server(start_profile()).into_session();
+        // Built as an async server is, not from a `Server`.
+        let session = Session::new(start_profile(), Seen::default(), router());
         let mut replies = Vec::new();
         for frame in &frames {
             let (sink, mut items) = Sink::channel(16);
@@ -191,7 +202,7 @@ fn the_async_engine_answers_a_stream_with_the_blocking_servers_bytes() {
         replies
     });
     for ((frame, want), got) in frames.iter().zip(&expected).zip(&replies) {
-        assert_eq!(got, want, "frame {}", String::from_utf8_lossy(frame));
+        assert_eq!(got, want, "frame {}", shown(frame));
     }
     // The state the handlers built up is read back the same way too.
     assert_eq!(
@@ -209,7 +220,7 @@ fn sync_server_over_http_answers_each_post_with_the_blocking_servers_bytes() {
     for frame in independent_frames() {
         let expected = blocking_replies(std::slice::from_ref(&frame)).remove(0);
         let reply = request(running.addr, "POST", &[JSON], &frame);
-        let shown = String::from_utf8_lossy(&frame);
+        let shown = shown(&frame);
         match expected {
             Some(expected) => {
                 assert!(

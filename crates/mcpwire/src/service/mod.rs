@@ -1,4 +1,4 @@
-//! Async serving (feature `tokio`): concurrent async handlers over the sans-IO
+//! Async serving, the one driver: concurrent async handlers over the sans-IO
 //! [`Peer`](crate::peer::Peer), with a [`AsyncContext`] that sends notifications and
 //! progress, makes typed requests to the other side and observes cancellation.
 //!

@@ -87,6 +87,10 @@ struct Shared<S> {
     closing: CancellationToken,
     /// The session's `tracing` span, parent of its requests' spans.
     span: tracing::Span,
+    /// Whether async handlers run; when not (the blocking [`Server`](crate::Server)'s
+    /// session), a call routed to one is answered -32603, and every frame is done with once
+    /// [`Session::receive`] returns.
+    runs_async: bool,
 }
 
 /// A conversation with one other side, independent of the transport. Cheap to clone.
@@ -134,7 +138,7 @@ impl<S> Session<S> {
     }
 }
 
-impl<S: Send + Sync + 'static> Session<S> {
+impl<S> Session<S> {
     /// A session under `profile` with the default [`Options`]. The router's synchronous
     /// handlers run in place on the reading task, its async ones concurrently.
     pub fn new(profile: Profile, state: S, router: Router<S>) -> Self {
@@ -165,6 +169,7 @@ impl<S: Send + Sync + 'static> Session<S> {
                 unsolicited: Mutex::new(Some(unsolicited)),
                 closing: CancellationToken::new(),
                 span,
+                runs_async: true,
             }),
         }
     }
@@ -172,6 +177,43 @@ impl<S: Send + Sync + 'static> Session<S> {
     /// The shared state.
     pub fn state(&self) -> &Arc<S> {
         &self.shared.state
+    }
+
+    /// This session, its async handlers answered -32603 instead of run (the blocking
+    /// [`Server`](crate::Server)'s session), or run again (`runs_async`); `None` while
+    /// another clone of the session exists.
+    pub(crate) fn running_async(mut self, runs_async: bool) -> Result<Self, Self> {
+        match Arc::get_mut(&mut self.shared) {
+            Some(shared) => {
+                shared.runs_async = runs_async;
+                Ok(self)
+            }
+            None => Err(self),
+        }
+    }
+
+    /// The state, mutably: `None` while another clone of the session, or a handler, holds it.
+    pub(crate) fn state_mut(&mut self) -> Option<&mut S> {
+        Arc::get_mut(&mut Arc::get_mut(&mut self.shared)?.state)
+    }
+
+    /// The state: `None` (the session given back) while another clone of the session, or a
+    /// handler, holds it.
+    pub(crate) fn into_state(self) -> Result<S, Self> {
+        let shared = Arc::try_unwrap(self.shared).map_err(|shared| Self { shared })?;
+        Arc::try_unwrap(shared.state).map_err(|state| Self {
+            shared: Arc::new(Shared { state, ..shared }),
+        })
+    }
+
+    /// The router.
+    pub(crate) fn router(&self) -> &Router<S> {
+        &self.shared.router
+    }
+
+    /// Replaces the profile for the next frames.
+    pub(crate) fn set_profile(&self, profile: Profile) {
+        self.shared.core.lock().peer.set_profile(profile);
     }
 
     /// The current profile.
@@ -514,7 +556,7 @@ struct SessionHost<'s, S> {
     attached: Option<&'s Attachment>,
 }
 
-impl<S: Send + Sync + 'static> Host<S> for SessionHost<'_, S> {
+impl<S> Host<S> for SessionHost<'_, S> {
     fn state(&self) -> &S {
         &self.session.shared.state
     }
@@ -529,6 +571,9 @@ impl<S: Send + Sync + 'static> Host<S> for SessionHost<'_, S> {
         method: &str,
         params: Option<RawParams<'_>>,
     ) -> Option<(Arc<S>, AsyncContext)> {
+        if !self.session.shared.runs_async {
+            return None;
+        }
         let (id, token) = match call {
             Some(call) => (Some(call.id().clone()), self.session.track(call)),
             None => (None, CancellationToken::new()),
