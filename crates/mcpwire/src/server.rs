@@ -58,9 +58,8 @@ impl<S: std::fmt::Debug> std::fmt::Debug for Server<S> {
 impl<S> Server<S> {
     /// A server starting under `profile`.
     pub fn new(profile: Profile, state: S, router: Router<S>) -> Self {
-        let session = Session::new(profile.clone(), state, router)
-            .running_async(false)
-            .unwrap_or_else(|_| unreachable!("a new session has no other clone"));
+        let mut session = Session::new(profile.clone(), state, router);
+        session.set_runs_async(false);
         let (sink, replies) = Sink::channel(REPLIES_PER_FRAME);
         Self {
             session,
@@ -95,21 +94,18 @@ impl<S> Server<S> {
 
     /// Consumes the server, returning the state.
     pub fn into_state(self) -> S {
-        match self.session.into_state() {
-            Ok(state) => state,
-            Err(_) => unreachable!("no handler of a blocking server outlives its frame"),
-        }
+        self.session
+            .into_state()
+            .expect("no handler of a blocking server outlives its frame")
     }
 
     /// The async [`Session`] this server drives, from its current profile, with the default
     /// [`Options`](crate::service::Options). Fed the same frames in the same order, one at a
     /// time, it sends the replies [`handle_frame`](Self::handle_frame) returns; run on tokio,
     /// it also runs the router's async handlers, which this server answers -32603.
-    pub fn into_session(self) -> Session<S> {
-        match self.session.running_async(true) {
-            Ok(session) => session,
-            Err(_) => unreachable!("a blocking server's session has no other clone"),
-        }
+    pub fn into_session(mut self) -> Session<S> {
+        self.session.set_runs_async(true);
+        self.session
     }
 
     /// Handles one frame and returns the reply line (without a newline), or `None` when

@@ -179,17 +179,13 @@ impl<S> Session<S> {
         &self.shared.state
     }
 
-    /// This session, its async handlers answered -32603 instead of run (the blocking
-    /// [`Server`](crate::Server)'s session), or run again (`runs_async`); `None` while
-    /// another clone of the session exists.
-    pub(crate) fn running_async(mut self, runs_async: bool) -> Result<Self, Self> {
-        match Arc::get_mut(&mut self.shared) {
-            Some(shared) => {
-                shared.runs_async = runs_async;
-                Ok(self)
-            }
-            None => Err(self),
-        }
+    /// Whether async handlers run: when not (the blocking [`Server`](crate::Server)'s
+    /// session), one is answered -32603. `false` (nothing changed) while another clone of
+    /// the session exists.
+    pub(crate) fn set_runs_async(&mut self, runs_async: bool) -> bool {
+        Arc::get_mut(&mut self.shared)
+            .map(|shared| shared.runs_async = runs_async)
+            .is_some()
     }
 
     /// The state, mutably: `None` while another clone of the session, or a handler, holds it.
@@ -197,13 +193,9 @@ impl<S> Session<S> {
         Arc::get_mut(&mut Arc::get_mut(&mut self.shared)?.state)
     }
 
-    /// The state: `None` (the session given back) while another clone of the session, or a
-    /// handler, holds it.
-    pub(crate) fn into_state(self) -> Result<S, Self> {
-        let shared = Arc::try_unwrap(self.shared).map_err(|shared| Self { shared })?;
-        Arc::try_unwrap(shared.state).map_err(|state| Self {
-            shared: Arc::new(Shared { state, ..shared }),
-        })
+    /// The state: `None` while another clone of the session, or a handler, holds it.
+    pub(crate) fn into_state(self) -> Option<S> {
+        Arc::try_unwrap(Arc::try_unwrap(self.shared).ok()?.state).ok()
     }
 
     /// The router.
