@@ -268,6 +268,61 @@ mod tests {
         );
     }
 
+    /// The blocking server takes any state, one that is not `Sync` included, and hands it
+    /// back mutably and by value once its frames are done.
+    #[test]
+    fn any_state_is_served_and_given_back() {
+        let router = Router::new().request(
+            "bump",
+            |n: &std::cell::Cell<u32>, _: (), _: &mut CallContext<'_>| {
+                n.set(n.get() + 1);
+                Ok::<_, RpcError>(n.get())
+            },
+        );
+        let mut server = Server::new(Profile::jsonrpc_2_0(), std::cell::Cell::new(0), router);
+        let bump = br#"{"jsonrpc":"2.0","id":1,"method":"bump"}"#;
+        assert_eq!(
+            server.handle_frame(bump).unwrap(),
+            br#"{"jsonrpc":"2.0","id":1,"result":1}"#
+        );
+        *server.state_mut().get_mut() = 41;
+        assert_eq!(
+            server.handle_frame(bump).unwrap(),
+            br#"{"jsonrpc":"2.0","id":1,"result":42}"#
+        );
+        assert_eq!(server.into_state().get(), 42);
+    }
+
+    /// Without a runtime an async handler cannot run: the blocking server answers -32603 with
+    /// the id; the session it becomes runs the handler on tokio.
+    #[test]
+    fn async_handlers_are_refused_in_place_and_run_by_the_session() {
+        let router = Router::<()>::new().request_async(
+            "later",
+            |_: std::sync::Arc<()>, _: (), _: crate::service::AsyncContext| async {
+                Ok::<_, RpcError>("ran")
+            },
+        );
+        let frame = br#"{"jsonrpc":"2.0","id":"x","method":"later"}"#;
+        let mut server = Server::new(Profile::jsonrpc_2_0(), (), router);
+        assert_eq!(
+            server.handle_frame(frame).unwrap(),
+            br#"{"jsonrpc":"2.0","id":"x","error":{"code":-32603,"message":"Internal error"}}"#
+        );
+        let session = server.into_session();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let reply = runtime.block_on(async {
+            let (sink, mut items) = crate::service::Sink::channel(4);
+            session.receive(frame, &sink).await;
+            drop(sink);
+            items.recv().await.unwrap().into_bytes()
+        });
+        assert_eq!(reply, br#"{"jsonrpc":"2.0","id":"x","result":"ran"}"#);
+    }
+
     #[test]
     fn a_notification_can_switch_the_profile() {
         let router =
