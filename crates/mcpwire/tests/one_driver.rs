@@ -30,6 +30,9 @@ struct Subtract {
     subtrahend: i64,
 }
 
+/// The level of a note whose handler takes its time.
+const SLOW: u8 = 5;
+
 #[derive(Deserialize)]
 struct Note {
     level: u8,
@@ -70,6 +73,10 @@ fn router() -> Router<Seen> {
             },
         )
         .notification("note", |seen: &Seen, n: Note, _: &mut CallContext<'_>| {
+            if n.level == SLOW {
+                // Long enough for a frame read meanwhile to see the count without it.
+                std::thread::sleep(std::time::Duration::from_millis(150));
+            }
             seen.notes.fetch_add(u64::from(n.level), Ordering::SeqCst);
         })
         .fallback(|_: &Seen, params, ctx| {
@@ -229,6 +236,64 @@ fn sync_server_over_http_answers_each_post_with_the_blocking_servers_bytes() {
                     reply.status
                 );
                 assert_eq!(reply.text(), expected, "{shown}");
+            }
+            None => assert_eq!(
+                (reply.status, reply.text()),
+                (202, String::new()),
+                "{shown}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn sync_server_over_http_answers_a_session_with_the_blocking_servers_bytes() {
+    // An `initialize` that opens the HTTP session and keeps the profile: plain JSON-RPC 2.0,
+    // batches included.
+    let opening = || {
+        let router = router().request(
+            "initialize",
+            |_: &Seen, _: serde_json::Value, _: &mut CallContext<'_>| {
+                Ok::<_, RpcError>(serde_json::json!({}))
+            },
+        );
+        Server::new(start_profile(), Seen::default(), router)
+    };
+    let frames: Vec<Vec<u8>> = [
+        INITIALIZE,
+        r#"{"jsonrpc":"2.0","method":"note","params":{"level":2}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"count"}"#,
+        r#"{"jsonrpc":"2.0","method":"note","params":{"level":"high"}}"#,
+        r#"{"jsonrpc":"2.0","id":5,"result":{}}"#,
+        // The slow note comes after the batch's reply: the next body still sees it counted.
+        r#"[{"jsonrpc":"2.0","id":3,"method":"count"},{"jsonrpc":"2.0","method":"note","params":{"level":5}}]"#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"count"}"#,
+        r#"{"jsonrpc":"2.0","id":6,"method":"subtract","params":{"minuend":"x","subtrahend":1}}"#,
+        r#"[{"jsonrpc":"2.0","id":7,"method":"panic"},{"jsonrpc":"2.0","id":8,"method":"count"}]"#,
+    ]
+    .iter()
+    .map(|f| f.as_bytes().to_vec())
+    .collect();
+    let mut blocking = opening();
+    let expected: Vec<_> = frames
+        .iter()
+        .map(|frame| blocking.handle_frame(frame).map(text))
+        .collect();
+    assert_eq!(
+        expected[6].as_deref(),
+        Some(r#"{"jsonrpc":"2.0","id":4,"result":{"events":2,"notes":7}}"#)
+    );
+
+    let running = start(HttpConfig::default(), SyncServer::new(opening));
+    let session = open_session(running.addr);
+    let with = [JSON, ACCEPT, ("Mcp-Session-Id", session.as_str())];
+    for (frame, expected) in frames.iter().zip(&expected).skip(1) {
+        let reply = request(running.addr, "POST", &with, frame);
+        let shown = shown(frame);
+        match expected {
+            Some(expected) => {
+                assert_eq!(reply.status, 200, "{shown}");
+                assert_eq!(&reply.text(), expected, "{shown}");
             }
             None => assert_eq!(
                 (reply.status, reply.text()),
