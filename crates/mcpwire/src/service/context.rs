@@ -46,6 +46,8 @@ pub struct AsyncContext {
 
 /// A value a transport attaches to one incoming frame, for the handlers of the calls it
 /// carries (over HTTP: the [`Caller`](crate::http::Caller) a guard identified for the POST).
+// The links name the HTTP transport, built with feature `http`.
+#[cfg_attr(not(feature = "http"), allow(rustdoc::broken_intra_doc_links))]
 pub type Attachment = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 
 impl AsyncContext {
@@ -114,6 +116,7 @@ impl AsyncContext {
     /// over Streamable HTTP behind a [`Guard`](crate::http::Guard), the
     /// [`Caller`](crate::http::Caller) of this call's own POST (a later request of a session
     /// may carry another token of the same subject than the one that opened it).
+    #[cfg_attr(not(feature = "http"), allow(rustdoc::broken_intra_doc_links))]
     pub fn attachment<T: std::any::Any>(&self) -> Option<&T> {
         self.attached.as_deref()?.downcast_ref::<T>()
     }

@@ -110,6 +110,7 @@ impl Sink {
 
 /// The stream behind a sink (or an HTTP [`Outbound`](crate::http::Outbound)) is gone: the
 /// message was not sent.
+#[cfg_attr(not(feature = "http"), allow(rustdoc::broken_intra_doc_links))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Closed;
 
