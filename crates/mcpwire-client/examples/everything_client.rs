@@ -187,7 +187,7 @@ async fn scenario_steps(client: &Client, scenario: &str) -> Result<(), ClientErr
 
 /// Arguments for a tool from its input schema: each required property a value of its type.
 fn sample_arguments(tool: &ToolInfo) -> Value {
-    let schema = Value::Object(tool.input_schema.clone());
+    let schema = tool.input_schema.to_value().unwrap_or(Value::Null);
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)

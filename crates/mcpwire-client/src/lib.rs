@@ -126,8 +126,8 @@ pub use mcpwire_model::result::wire::CompletionPage;
 pub use mcpwire_model::{
     Annotations, ElicitAnswer, ElicitReply, Form, PromptArgumentEntry, PromptEntry, PromptMessage,
     PromptResult, ResourceEntry, ResourceTemplateEntry, SampledBlock, SampledContent,
-    SampledToolResult, SampledToolUse, SamplingReply, SamplingRequest, ToolChoice, ToolChoiceMode,
-    ToolHints, ToolInfo, ToolResult,
+    SampledToolResult, SampledToolUse, SamplingReply, SamplingRequest, SchemaText, ToolChoice,
+    ToolChoiceMode, ToolHints, ToolInfo, ToolResult,
 };
 pub use meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,

@@ -8,14 +8,15 @@
 //! shape through the Rust type it decodes into.
 
 use crate::error::ClientError;
-use mcpwire_model::ToolResult;
+use mcpwire_model::{SchemaText, ToolResult};
 use serde_json::Value;
 
 /// Checks `result` of the tool `name` against the `outputSchema` it was listed with (nothing
-/// to check for a tool error or a tool without one).
+/// to check for a tool error or a tool without one). The schema is parsed the first time a
+/// result is checked against it (feature `output-schema`) and kept with it.
 pub(crate) fn check_output(
     name: &str,
-    output_schema: Option<&Value>,
+    output_schema: Option<&SchemaText>,
     result: &ToolResult,
 ) -> Result<(), ClientError> {
     let Some(schema) = output_schema else {
@@ -37,7 +38,10 @@ pub(crate) fn check_output(
 }
 
 #[cfg(feature = "output-schema")]
-fn validate(schema: &Value, instance: &Value) -> Result<(), String> {
+fn validate(schema: &SchemaText, instance: &Value) -> Result<(), String> {
+    let schema = schema
+        .value()
+        .map_err(|e| format!("the outputSchema cannot be read: {e}"))?;
     // The schema is the server's: its patterns run on the `regex` crate's automata (linear in
     // the string); only patterns that need backtracking fall back to fancy-regex, at 10,000
     // steps a string instead of jsonschema's default 1,000,000 (issue 46).
@@ -62,7 +66,7 @@ fn validate(schema: &Value, instance: &Value) -> Result<(), String> {
 }
 
 #[cfg(not(feature = "output-schema"))]
-fn validate(_schema: &Value, _instance: &Value) -> Result<(), String> {
+fn validate(_schema: &SchemaText, _instance: &Value) -> Result<(), String> {
     Ok(())
 }
 
@@ -72,8 +76,9 @@ mod tests {
 
     use super::*;
 
-    fn schema() -> Value {
-        json!({"type": "object", "properties": {"sum": {"type": "integer"}}, "required": ["sum"]})
+    fn schema() -> SchemaText {
+        let schema = json!({"type": "object", "properties": {"sum": {"type": "integer"}}, "required": ["sum"]});
+        SchemaText::try_from(schema).expect("an object")
     }
 
     fn check_output(result: &ToolResult) -> Result<(), ClientError> {

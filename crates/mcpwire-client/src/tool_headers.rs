@@ -9,15 +9,32 @@
 //! holding the rule refuses.
 
 use mcpwire::http::{ParamHeader, param_header_text, param_headers};
-use mcpwire_model::ToolInfo;
+use mcpwire_model::{SchemaText, ToolInfo};
 use serde_json::{Map, Value};
 
 use crate::violation::{Rule, Violation};
 
+/// The `x-mcp-header` declarations of the input schema `schema`, or why they break the rule
+/// (or why the schema cannot be read to find them).
+///
+/// The schema is kept as text and parsed only when its text can declare a header: the key
+/// `x-mcp-header` is then written out, or spelled with a `\u` escape (its characters need no
+/// other escape). A schema whose text has neither declares none, and stays unparsed.
+pub(crate) fn declared(schema: &SchemaText) -> Result<Vec<ParamHeader>, String> {
+    let text = schema.as_str();
+    if !text.contains("x-mcp-header") && !text.contains("\\u") {
+        return Ok(Vec::new());
+    }
+    let members = schema
+        .members()
+        .map_err(|e| format!("its inputSchema cannot be read: {e}"))?;
+    param_headers(members).map_err(|e| e.to_string())
+}
+
 /// Leaves out of `tools` every tool whose `x-mcp-header` declarations are invalid, reporting
 /// each as a violation of the server.
 pub(crate) fn retain_valid(tools: &mut Vec<ToolInfo>, report: impl Fn(Violation)) {
-    tools.retain(|tool| match param_headers(&tool.input_schema) {
+    tools.retain(|tool| match declared(&tool.input_schema) {
         Ok(_) => true,
         Err(reason) => {
             report(Violation::new(

@@ -53,6 +53,7 @@ pub mod schema;
 pub mod server_info;
 pub mod tool_info;
 pub mod version;
+pub mod written;
 
 pub use ask::reply::{ElicitAnswer, ElicitReply, SamplingReply};
 pub use ask::sampled::{
@@ -77,5 +78,6 @@ pub use server_info::{
     DiscoverReply, InitializeReply, ListCapability, PeerInfo, ResourcesCapability,
     ServerCapabilitySet,
 };
-pub use tool_info::{ToolHints, ToolInfo, ToolPage};
+pub use tool_info::{SchemaText, ToolHints, ToolInfo, ToolPage};
 pub use version::{Feature, Version};
+pub use written::Written;

@@ -15,6 +15,7 @@ use mcpwire_model::{
 use mcpwire_model::{
     ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,
 };
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 /// Every content block `version` can carry, annotated as far as it can be.
@@ -255,7 +256,8 @@ fn resource_contents_and_completions_read_back_equal_under_every_version() {
             (Some("text/plain"), ResourceContents::text("hello")),
             (None, ResourceContents::Blob("AAEC".into())),
         ] {
-            let sent = read_result("file:///x", mime_type, contents.clone(), version);
+            let sent: serde_json::Value =
+                read_result("file:///x", mime_type, contents.clone(), version);
             let read = read_resource_result(&sent.to_string(), version).unwrap();
             let expected = EmbeddedResource {
                 mime_type: mime_type.map(str::to_owned),
@@ -265,7 +267,8 @@ fn resource_contents_and_completions_read_back_equal_under_every_version() {
         }
         // Each item's `_meta` is kept where the version declares it, and left behind as an
         // undeclared member before 2025-06-18.
-        let mut sent = read_result("file:///x", None, ResourceContents::text("hi"), version);
+        let mut sent: serde_json::Value =
+            read_result("file:///x", None, ResourceContents::text("hi"), version);
         sent["contents"] = json!([
             { "uri": "file:///x", "text": "hi", "_meta": { "k": [1] } },
             { "uri": "file:///y", "blob": "AAEC" }
@@ -292,7 +295,8 @@ fn resource_contents_and_completions_read_back_equal_under_every_version() {
                 has_more: None,
             },
         ] {
-            let sent = mcpwire_model::result::wire::complete_result(page.clone(), version);
+            let sent: serde_json::Value =
+                mcpwire_model::result::wire::complete_result(page.clone(), version);
             assert_eq!(
                 CompletionPage::from_json(&sent.to_string(), version).unwrap(),
                 page
@@ -329,10 +333,13 @@ fn full_tool(version: Version) -> ToolInfo {
     }
     if version >= Version::V2025_06_18 {
         tool.title = Some("Add".into());
-        tool.output_schema = Some(object(json!({
-            "type": "object",
-            "properties": { "sum": { "type": "integer" } },
-        })));
+        tool.output_schema = Some(
+            object(json!({
+                "type": "object",
+                "properties": { "sum": { "type": "integer" } },
+            }))
+            .into(),
+        );
         tool.meta = Some(object(
             json!({ "example.com/owner": "math", "n": [1, 2.5] }),
         ));
@@ -665,7 +672,9 @@ fn the_upstream_2026_examples_read_and_survive_a_round_trip() {
     }
     for (path, text) in examples("CompleteResult") {
         let read = CompletionPage::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let again = mcpwire_model::result::wire::complete_result(read.clone(), v).to_string();
+        let again =
+            mcpwire_model::result::wire::complete_result::<serde_json::Value>(read.clone(), v)
+                .to_string();
         assert_eq!(
             CompletionPage::from_json(&again, v).unwrap(),
             read,
@@ -675,9 +684,15 @@ fn the_upstream_2026_examples_read_and_survive_a_round_trip() {
     for (path, text) in examples("Tool") {
         let read = ToolInfo::from_json(&text, v).unwrap_or_else(|e| panic!("{path}: {e}"));
         let original: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(read.input_schema, original["inputSchema"]);
+        // Kept as the example writes it (pretty-printed), byte for byte.
+        let members: std::collections::HashMap<String, Box<RawValue>> =
+            serde_json::from_str(&text).unwrap();
+        assert_eq!(read.input_schema.as_str(), members["inputSchema"].get());
         assert_eq!(
-            Value::Object(read.input_schema.clone()),
-            original["inputSchema"]
+            read.output_schema.as_ref().map(|s| s.as_str()),
+            members.get("outputSchema").map(|s| s.get()),
+            "{path}"
         );
         let again = read.to_json(v).unwrap().to_string();
         assert_eq!(ToolInfo::from_json(&again, v).unwrap(), read, "{path}");

@@ -7,7 +7,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use mcpwire_model::result::wire::{CompletionPage, complete_result};
 use mcpwire_model::version::Version;
@@ -69,7 +69,11 @@ impl Completers {
 
     /// Runs the completer of `request.argument`: the `CompleteResult` of `version`. An
     /// argument without a completer gets no values.
-    pub(crate) async fn complete(&self, request: CompletionRequest, version: Version) -> Value {
+    pub(crate) async fn complete(
+        &self,
+        request: CompletionRequest,
+        version: Version,
+    ) -> Box<RawValue> {
         let values = match self.by_argument.get(&request.argument) {
             Some(completer) => completer(request).await,
             None => Vec::new(),
@@ -119,6 +123,7 @@ pub(crate) struct CompletionContext {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[tokio::test]
     async fn results_hold_at_most_100_values_and_say_how_many_there_are() {
@@ -134,6 +139,7 @@ mod tests {
         let result = completers
             .complete(request.clone(), Version::V2025_11_25)
             .await;
+        let result: Value = serde_json::from_str(result.get()).unwrap();
         assert_eq!(
             result["completion"]["values"].as_array().unwrap().len(),
             100
@@ -146,8 +152,9 @@ mod tests {
             ..request
         };
         assert_eq!(
-            completers.complete(other, Version::V2024_11_05).await,
+            completers.complete(other, Version::V2024_11_05).await.get(),
             serde_json::json!({ "completion": { "values": [], "total": 0, "hasMore": false } })
+                .to_string()
         );
     }
 }

@@ -18,7 +18,7 @@ use mcpwire::params::decode_params;
 use mcpwire::service::{AsyncContext, CancellationToken};
 use mcpwire::{RawParams, RpcError};
 use mcpwire_model::result::wire::empty_result;
-use mcpwire_model::{DiscoverReply, InitializeReply, ListPage, ToolPage};
+use mcpwire_model::{DiscoverReply, InitializeReply, ListPage, ToolPage, Written};
 use mcpwire_types::JsonObject;
 use mcpwire_types::mcp::v2026_07_28::ErrorCode;
 use serde::Deserialize;
@@ -68,28 +68,27 @@ pub(crate) fn handle(
 ) -> Result<impl Future<Output = Result<Box<RawValue>, RpcError>> + Send + use<>, RpcError> {
     let (version, prepared) = prepare(&state, params, &request)?;
     Ok(async move {
-        let method = request.method().to_owned();
-        let result = match prepared {
+        match prepared {
             // `notifications/initialized`, `notifications/roots/list_changed` ...: nothing to
             // do (cancellation is handled by the session itself).
-            Prepared::Notification => return Ok(null()),
+            Prepared::Notification => Ok(null()),
             Prepared::Initialize {
                 chosen,
                 capabilities,
-            } => Shaped::Value(initialize(&state, chosen, capabilities, &request)?),
+            } => initialize(&state, chosen, capabilities, &request),
             Prepared::Task(fields) => {
                 let ctx = context(&state, version, fields.meta.as_ref(), request)?;
-                Shaped::Value(
-                    tasks::serve(
-                        &state.shared.tasks,
-                        state.task_owner(),
-                        &method,
-                        ctx.client_capabilities(),
-                        fields.task_id,
-                        fields.input_responses,
-                    )
-                    .await?,
+                let method = ctx.request().method();
+                let result = tasks::serve(
+                    &state.shared.tasks,
+                    state.task_owner(),
+                    method,
+                    ctx.client_capabilities(),
+                    fields.task_id,
+                    fields.input_responses,
                 )
+                .await?;
+                finish(version, method, result)
             }
             Prepared::Call(Validated {
                 meta,
@@ -99,22 +98,21 @@ pub(crate) fn handle(
                 if let Request::List { cursor } = &call
                     && let Some(listed) = list(
                         &state.shared,
-                        &method,
+                        ctx.request().method(),
                         cursor.as_deref(),
                         ctx.version(),
-                        version,
                     )
                 {
                     return listed;
                 }
-                let ctx = match input_round(&state.shared, &method, &mut call, ctx.version())? {
+                let method = ctx.request().method();
+                let ctx = match input_round(&state.shared, method, &mut call, ctx.version())? {
                     Some(round) => ctx.with_input(Arc::new(round)),
                     None => ctx,
                 };
-                serve(&state.shared, call, ctx, &state).await?
+                serve(&state.shared, call, ctx, &state).await
             }
-        };
-        finish(version_after(&method, version, &state), &method, result)
+        }
     })
 }
 
@@ -167,15 +165,6 @@ fn prepare(
         Prepared::Call(validate(version, method, params, depth)?)
     };
     Ok((version, prepared))
-}
-
-/// The version whose result shape applies: for `initialize`, the one just agreed.
-fn version_after(method: &str, version: Version, state: &SessionState) -> Version {
-    // Only `initialize` reads what was agreed (a copy of the client's capabilities).
-    match method {
-        "initialize" => state.agreed().map_or(version, |agreed| agreed.version),
-        _ => version,
-    }
 }
 
 fn null() -> Box<RawValue> {
@@ -309,7 +298,7 @@ fn input_round(
 
 /// Runs a handler's `work` to its result JSON; under 2026-07-28 its asks may end it with an
 /// input-required result instead.
-async fn answered<T: From<Value>>(
+async fn answered<T: Written>(
     round: Option<Arc<InputRound>>,
     work: impl std::future::Future<Output = Result<T, RpcError>>,
 ) -> Result<T, RpcError> {
@@ -348,7 +337,7 @@ fn initialize(
     chosen: Version,
     capabilities: Map<String, Value>,
     request: &AsyncContext,
-) -> Result<Value, RpcError> {
+) -> Result<Box<RawValue>, RpcError> {
     state.agree(Agreed {
         version: chosen,
         client_capabilities: capabilities,
@@ -361,7 +350,7 @@ fn initialize(
         server_info: shared.info.peer(),
         instructions: shared.info.instructions.clone(),
     };
-    reply.to_json(chosen).map_err(unsendable)
+    reply.to_text(chosen).map_err(unsendable)
 }
 
 async fn serve(
@@ -369,9 +358,9 @@ async fn serve(
     request: Request,
     ctx: Context,
     state: &SessionState,
-) -> Result<Shaped, RpcError> {
+) -> Result<Box<RawValue>, RpcError> {
     let version = ctx.version();
-    let value = match request {
+    match request {
         Request::Ping => Ok(empty_result(version)),
         Request::Discover => discover(shared, version),
         Request::SetLevel(level) => {
@@ -380,9 +369,13 @@ async fn serve(
         }
         Request::CallTool {
             name, arguments, ..
-        } => return call_tool(shared, name, arguments, ctx, state).await,
+        } => call_tool(shared, name, arguments, ctx, state).await,
         Request::Listen(filter) => {
-            crate::listen::listen(shared.offers, &*shared.events, filter, ctx.request()).await
+            // Boxed, as every rare method's future: the future of every request is as large
+            // as its largest branch.
+            let listened =
+                crate::listen::listen(shared.offers, &*shared.events, filter, ctx.request());
+            Box::pin(listened).await
         }
         Request::Complete {
             reference,
@@ -418,8 +411,7 @@ async fn serve(
         }
         // Served before (`initialize`, the list methods).
         Request::Initialize { .. } | Request::List { .. } => Err(RpcError::method_not_found()),
-    };
-    value.map(Shaped::Value)
+    }
 }
 
 /// `tools/call`. Over HTTP under 2026-07-28 (`headers` set) the parameters the tool marks
@@ -432,7 +424,7 @@ async fn call_tool(
     arguments: Option<JsonObject>,
     ctx: Context,
     state: &SessionState,
-) -> Result<Shaped, RpcError> {
+) -> Result<Box<RawValue>, RpcError> {
     let headers = state.param_headers();
     let version = ctx.version();
     let tool = read(&shared.tools)
@@ -482,24 +474,22 @@ async fn call_tool(
                     let work = Box::pin(answered(round.clone(), work));
                     let owner = state.task_owner();
                     let tokens = (&request, token);
-                    let done = tasks::run::call(&shared.tasks, owner, round, tokens, work).await;
-                    done.map(Shaped::Value)
+                    let done = tasks::run::call(&shared.tasks, owner, round, tokens, work);
+                    let done = Box::pin(done).await;
+                    finish(version, "tools/call", done?)
                 }
                 // Written once, from the version's generated type, as the result's text.
                 None => {
-                    let work = async move {
-                        work.await
-                            .map(|result| Shaped::Text(result.into_text(version)))
-                    };
+                    let work = async move { work.await.map(|result| result.into_text(version)) };
                     answered(round, work).await
                 }
             }
         }
         // From 2025-11-25 MCP asks for argument errors as tool execution errors, which the
         // model can read and correct; before, they are protocol errors.
-        Err(error) if version.has(Feature::ArgumentErrorsInResult) => Ok(Shaped::Value(
-            crate::ToolResult::error(&error).to_json(version),
-        )),
+        Err(error) if version.has(Feature::ArgumentErrorsInResult) => {
+            Ok(crate::ToolResult::error(&error).into_text(version))
+        }
         Err(error) => Err(invalid_params(&error.pointer, &error.reason)),
     }
 }
@@ -512,7 +502,7 @@ async fn complete(
     argument: Argument,
     context: Option<CompletionContext>,
     version: Version,
-) -> Result<Value, RpcError> {
+) -> Result<Box<RawValue>, RpcError> {
     let completers = match reference {
         Reference::Prompt { name } => read(&shared.prompts)
             .get(&name)
@@ -541,7 +531,11 @@ fn is_readable(shared: &Shared, uri: &str) -> bool {
 
 /// `resources/read`: the resource at `uri`, else the first template matching it, else
 /// "Resource not found" (see [`resource_not_found`]).
-async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Value, RpcError> {
+async fn read_resource(
+    shared: &Shared,
+    uri: String,
+    ctx: Context,
+) -> Result<Box<RawValue>, RpcError> {
     let round = ctx.input_round();
     let version = ctx.version();
     let resource = read(&shared.resources).get(&uri).cloned();
@@ -561,42 +555,39 @@ async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Val
 }
 
 /// The result of a list method (`None` for any other method): the page `cursor` asks for,
-/// its items rendered under `version` once and kept (see [`listing`](crate::listing)), with
-/// what every result of `shape` carries.
+/// its items rendered under `version` once and kept (see [`listing`](crate::listing)).
 fn list(
     shared: &Shared,
     method: &str,
     cursor: Option<&str>,
     version: Version,
-    shape: Version,
 ) -> Option<Result<Box<RawValue>, RpcError>> {
     let kept = Kept {
         cursor,
         page_size: shared.page_size,
         version,
-        complete: &|result: &mut Value| complete_members(shape, method, result),
     };
     let v = version;
     Some(match method {
         "tools/list" => kept.page(&shared.tools, "tools", &|tools: &[&Tool], next_cursor| {
             let tools = tools.iter().map(|t| t.definition(v)).collect();
-            ToolPage { tools, next_cursor }.to_json(v)
+            ToolPage { tools, next_cursor }.to_text(v)
         }),
         "resources/list" => kept.page(&shared.resources, "resources", &|items, next_cursor| {
             let items = items.iter().map(|r: &&Resource| r.definition(v)).collect();
-            ListPage { items, next_cursor }.to_json(v)
+            ListPage { items, next_cursor }.to_text(v)
         }),
         "resources/templates/list" => {
             let catalog = &shared.resource_templates;
             kept.page(catalog, "resourceTemplates", &|items, next_cursor| {
                 let items = items.iter().map(|t: &&ResourceTemplate| t.definition(v));
                 let items = items.collect();
-                ListPage { items, next_cursor }.to_json(v)
+                ListPage { items, next_cursor }.to_text(v)
             })
         }
         "prompts/list" => kept.page(&shared.prompts, "prompts", &|items, next_cursor| {
             let items = items.iter().map(|p: &&Prompt| p.definition(v)).collect();
-            ListPage { items, next_cursor }.to_json(v)
+            ListPage { items, next_cursor }.to_text(v)
         }),
         _ => return None,
     })
@@ -607,7 +598,6 @@ struct Kept<'a> {
     cursor: Option<&'a str>,
     page_size: usize,
     version: Version,
-    complete: &'a dyn Fn(&mut Value),
 }
 
 impl Kept<'_> {
@@ -622,11 +612,11 @@ impl Kept<'_> {
         let catalog = read(catalog);
         let (entries, next) = catalog.page_rendered(self.cursor, self.page_size)?;
         let kind = PageKind { key, render };
-        listing::page_text(&kind, self.version, &entries, next, self.complete)
+        listing::page_text(&kind, self.version, &entries, next)
     }
 }
 
-fn discover(shared: &Shared, version: Version) -> Result<Value, RpcError> {
+fn discover(shared: &Shared, version: Version) -> Result<Box<RawValue>, RpcError> {
     let supported_versions = Version::ALL
         .into_iter()
         .rev()
@@ -638,40 +628,20 @@ fn discover(shared: &Shared, version: Version) -> Result<Value, RpcError> {
         server_info: Some(shared.info.peer()),
         instructions: shared.info.instructions.clone(),
     };
-    reply.to_json(version).map_err(unsendable)
+    reply.to_text(version).map_err(unsendable)
 }
 
-/// Adds what every result of `version` carries: from 2026-07-28 `resultType` (`complete`
-/// unless the result is input-required), and on complete list, read and discover results
-/// `ttlMs` and `cacheScope` (0 ms: lists can change at runtime; public: nothing here depends
-/// on who asks).
-///
-/// A result written as text already (a tool's, from its generated type, which carries
-/// `resultType` itself and is not cacheable) is taken as it is.
-fn finish(version: Version, method: &str, result: Shaped) -> Result<Box<RawValue>, RpcError> {
-    let mut result = match result {
-        Shaped::Text(text) => return Ok(text),
-        Shaped::Value(value) => value,
-    };
+/// The text of a result built as a [`Value`] (the Tasks extension's, which no version's
+/// schema has a type for) with what every result of
+/// `version` carries added: from 2026-07-28 `resultType` (`complete` unless the result is
+/// input-required), and on complete list, read and discover results `ttlMs` and
+/// `cacheScope` (0 ms: lists can change at runtime; public: nothing here depends on who
+/// asks). Every other result is written once from its generated type, which carries these.
+fn finish(version: Version, method: &str, mut result: Value) -> Result<Box<RawValue>, RpcError> {
     complete_members(version, method, &mut result);
     result_text::result_text(&result).map_err(|e| {
         RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
     })
-}
-
-/// A method's result on its way to the reply: a value [`finish`] completes, or the text of a
-/// result written once from its generated type.
-enum Shaped {
-    /// A result to complete with what every result of the version carries.
-    Value(Value),
-    /// A complete result's JSON text.
-    Text(Box<RawValue>),
-}
-
-impl From<Value> for Shaped {
-    fn from(value: Value) -> Shaped {
-        Shaped::Value(value)
-    }
 }
 
 /// The members [`finish`] adds to a result of `method` under `version`.
@@ -835,7 +805,7 @@ mod tests {
                 ListPage { items, next_cursor }.to_json(version)
             }
         };
-        finish(version, method, Shaped::Value(result.map_err(unsendable)?))
+        finish(version, method, result.map_err(unsendable)?)
     }
 
     /// Every page of every list, under every version, twice (rendered, then kept): the
@@ -857,7 +827,7 @@ mod tests {
                         let mut cursor: Option<String> = None;
                         let mut pages = 0;
                         loop {
-                            let kept = list(shared, method, cursor.as_deref(), version, version)
+                            let kept = list(shared, method, cursor.as_deref(), version)
                                 .expect("a list method");
                             let whole = rendered_whole(shared, method, cursor.as_deref(), version);
                             pages += 1;

@@ -28,6 +28,7 @@ use std::future::Future;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use mcpwire::RpcError;
+use mcpwire_model::Written;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
@@ -160,8 +161,8 @@ impl InputRound {
     }
 
     /// Runs `work` (a handler producing its result JSON) until it completes, or until an ask
-    /// finds no answer: then the result is the input-required one.
-    pub(crate) async fn run<T: From<Value>>(
+    /// finds no answer: then the result is the input-required one, written as `T`.
+    pub(crate) async fn run<T: Written>(
         &self,
         work: impl Future<Output = Result<T, RpcError>>,
     ) -> Result<T, RpcError> {
@@ -181,7 +182,7 @@ impl InputRound {
             _ => {
                 let state =
                     request_state::seal(&self.key, &self.binding, std::mem::take(&mut asks.used))?;
-                input_required(std::mem::take(&mut asks.missing), state).map(T::from)
+                input_required(std::mem::take(&mut asks.missing), state)
             }
         }
     }
@@ -189,8 +190,8 @@ impl InputRound {
 
 /// The `InputRequiredResult` asking `missing` (each an `InputRequest` of 2026-07-28, which
 /// its generated type decodes: an ask it refuses is -32603 naming it), serialized from the
-/// generated type.
-fn input_required(missing: Map<String, Value>, state: String) -> Result<Value, RpcError> {
+/// generated type as `W`.
+fn input_required<W: Written>(missing: Map<String, Value>, state: String) -> Result<W, RpcError> {
     use mcpwire_types::mcp::v2026_07_28 as m;
     let unsendable = |why: String| {
         RpcError::internal_error().with_data(&format!("the input request cannot be sent: {why}"))
@@ -205,7 +206,7 @@ fn input_required(missing: Map<String, Value>, state: String) -> Result<Value, R
     let mut result = m::InputRequiredResult::new("input_required");
     result.input_requests = Some(requests);
     result.request_state = Some(state);
-    serde_json::to_value(result).map_err(|e| unsendable(e.to_string()))
+    Ok(W::written(result))
 }
 
 /// The key of the `index`-th ask of a run: its method's family, its position, and a digest

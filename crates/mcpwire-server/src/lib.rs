@@ -211,7 +211,7 @@ pub use mcpwire_model::schema::{SchemaError, object_schema};
 pub use mcpwire_model::version::Version;
 pub use mcpwire_model::{
     ElicitAnswer, SampledBlock, SampledContent, SampledToolResult, SampledToolUse, SamplingReply,
-    ToolChoice, ToolChoiceMode, ToolInfo,
+    SchemaText, ToolChoice, ToolChoiceMode, ToolInfo,
 };
 pub use prompt::Prompt;
 pub use request_state::{MAX_REQUEST_STATE, MIN_STATE_SECRET};

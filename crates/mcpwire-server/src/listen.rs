@@ -14,10 +14,13 @@
 
 use mcpwire::RpcError;
 use mcpwire::service::AsyncContext;
+use mcpwire_model::Written;
 use mcpwire_types::mcp::v2026_07_28::{
     NotificationMetaObject, RequestId, SubscriptionFilter,
-    SubscriptionsAcknowledgedNotificationParams,
+    SubscriptionsAcknowledgedNotificationParams, SubscriptionsListenResult,
+    SubscriptionsListenResultMetaObject,
 };
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use crate::events::{EventSource, ReceiveError, ServerEvent};
@@ -35,7 +38,7 @@ pub(crate) async fn listen(
     events: &dyn EventSource,
     requested: SubscriptionFilter,
     request: &AsyncContext,
-) -> Result<Value, RpcError> {
+) -> Result<Box<RawValue>, RpcError> {
     let id = request
         .id()
         .map(|id| serde_json::from_str::<RequestId>(id.raw()))
@@ -117,14 +120,27 @@ fn params(event: &ServerEvent, id: &RequestId) -> Value {
     params
 }
 
-/// The result that ends subscription `id` (`resultType` is added with every result).
-fn ended(id: &RequestId) -> Value {
-    json!({ "_meta": { SUBSCRIPTION_ID: id } })
+/// The result that ends subscription `id`, written once from its generated type.
+fn ended(id: &RequestId) -> Box<RawValue> {
+    let meta = SubscriptionsListenResultMetaObject::new(id.clone());
+    Written::written(SubscriptionsListenResult::new(meta, "complete"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The end of a subscription is the bytes it was when built as a value and completed
+    /// with `resultType`.
+    #[test]
+    fn the_end_is_the_bytes_of_the_value_it_was() {
+        for id in [r#""listen-1""#, "7", r#""é\"q""#, "-3"] {
+            let id: RequestId = serde_json::from_str(id).unwrap();
+            let mut old = json!({ "_meta": { SUBSCRIPTION_ID: &id } });
+            old["resultType"] = "complete".into();
+            assert_eq!(ended(&id).get(), old.to_string());
+        }
+    }
 
     fn filter(text: &str) -> SubscriptionFilter {
         serde_json::from_str(text).unwrap()

@@ -9,13 +9,14 @@
 //! with the items' array in its place. An item the version cannot carry is never cached as
 //! text: the page is then rendered whole, which reports it as before.
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use mcpwire::RpcError;
 use mcpwire_model::ContentError;
 use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
 
 use mcpwire_model::version::Version;
 
@@ -37,12 +38,12 @@ impl Rendered {
     }
 }
 
-/// Renders a whole page of a list: its result from its items and its next cursor.
+/// Renders a whole page of a list: its result's text from its items and its next cursor.
 pub(crate) type RenderPage<'a, T> =
-    dyn Fn(&[&T], Option<String>) -> Result<Value, ContentError> + 'a;
+    dyn Fn(&[&T], Option<String>) -> Result<Box<RawValue>, ContentError> + 'a;
 
 /// How one kind of list renders a page under a version: `render(items, next_cursor)`, the
-/// whole page as JSON (its items under `key`).
+/// whole page as JSON text (its items under `key`), written once from the generated type.
 pub(crate) struct PageKind<'a, T> {
     /// The member holding the items (`tools`, `resources`, `resourceTemplates`, `prompts`).
     pub(crate) key: &'a str,
@@ -51,14 +52,14 @@ pub(crate) struct PageKind<'a, T> {
 }
 
 /// The result of one page (`entries`, then `next`): the items' cached texts in the page's
-/// envelope, with `complete` applied to the envelope (what every result of the version
-/// carries). Falls back to rendering the page whole when an item cannot be rendered alone.
+/// envelope (the page rendered without items: the cursor, and under 2026-07-28 `resultType`,
+/// `ttlMs` and `cacheScope`, which the generated types carry). Falls back to rendering the
+/// page whole when an item cannot be rendered alone.
 pub(crate) fn page_text<T>(
     kind: &PageKind<'_, T>,
     version: Version,
     entries: &[(&T, &Rendered)],
     next: Option<String>,
-    complete: impl Fn(&mut Value),
 ) -> Result<Box<RawValue>, RpcError> {
     let texts: Option<Vec<&RawValue>> = entries
         .iter()
@@ -66,30 +67,34 @@ pub(crate) fn page_text<T>(
         .collect();
     let Some(texts) = texts else {
         let items: Vec<&T> = entries.iter().map(|(item, _)| *item).collect();
-        let mut whole = (kind.render)(&items, next).map_err(unsendable)?;
-        complete(&mut whole);
-        return to_text(&whole);
+        return (kind.render)(&items, next).map_err(unsendable);
     };
-    let mut envelope = (kind.render)(&[], next).map_err(unsendable)?;
-    complete(&mut envelope);
-    match &envelope {
-        Value::Object(members) if members.get(kind.key).is_some_and(Value::is_array) => {
-            to_text(&Spliced {
-                members,
-                key: kind.key,
-                items: &texts,
-            })
-        }
+    let envelope = (kind.render)(&[], next).map_err(unsendable)?;
+    match members(&envelope) {
+        Some(members) if members.contains_key(kind.key) => to_text(&Spliced {
+            members: &members,
+            key: kind.key,
+            items: &texts,
+        }),
         // Not the shape of a list result: cannot happen; say so rather than send it wrong.
         _ => Err(RpcError::internal_error()
             .with_data(&format!("a list result without its `{}` array", kind.key))),
     }
 }
 
+/// The members of a result's text, each its own text, in the order of their names (the
+/// order the generated types write them in).
+fn members(text: &RawValue) -> Option<BTreeMap<&str, &RawValue>> {
+    serde_json::from_str(text.get()).ok()
+}
+
 /// `item`'s text as a member of a page of its own, or `None` when the version cannot
-/// carry it.
+/// carry it. Rendered once per version and kept, it is written from the page's value (its
+/// objects' members in the order of their names, a schema's undeclared members among them),
+/// as every listing has always written it.
 fn alone<T>(kind: &PageKind<'_, T>, item: &T) -> Option<Box<RawValue>> {
-    let mut page = (kind.render)(&[item], None).ok()?;
+    let page = (kind.render)(&[item], None).ok()?;
+    let mut page: Value = serde_json::from_str(page.get()).ok()?;
     let only = page.get_mut(kind.key)?.as_array_mut()?.pop()?;
     serde_json::value::to_raw_value(&only).ok()
 }
@@ -97,7 +102,7 @@ fn alone<T>(kind: &PageKind<'_, T>, item: &T) -> Option<Box<RawValue>> {
 /// A page's envelope with the items' texts as the value of `key`, the members in the
 /// envelope's order.
 struct Spliced<'a> {
-    members: &'a Map<String, Value>,
+    members: &'a BTreeMap<&'a str, &'a RawValue>,
     key: &'a str,
     items: &'a [&'a RawValue],
 }
@@ -106,7 +111,7 @@ impl Serialize for Spliced<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.members.len()))?;
         for (name, value) in self.members {
-            if name == self.key {
+            if *name == self.key {
                 map.serialize_entry(name, self.items)?;
             } else {
                 map.serialize_entry(name, value)?;
@@ -133,16 +138,16 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn render(items: &[&u32], next: Option<String>) -> Result<Value, ContentError> {
+    fn render(items: &[&u32], next: Option<String>) -> Result<Box<RawValue>, ContentError> {
         let items: Vec<Value> = items
             .iter()
             .map(|n| json!({ "name": format!("n{n}"), "b": [n], "a": { "z": 1, "y": "é\n" } }))
             .collect();
-        let mut page = json!({ "zeta": 0, "items": items });
+        let mut page = json!({ "zeta": 0, "items": items, "resultType": "complete" });
         if let Some(next) = next {
             page["nextCursor"] = next.into();
         }
-        Ok(page)
+        Ok(serde_json::value::to_raw_value(&page).unwrap())
     }
 
     #[test]
@@ -154,21 +159,10 @@ mod tests {
         let items = [1u32, 2, 3];
         let rendered: Vec<Rendered> = items.iter().map(|_| Rendered::default()).collect();
         let entries: Vec<(&u32, &Rendered)> = items.iter().zip(&rendered).collect();
-        let complete = |v: &mut Value| {
-            v["resultType"] = "complete".into();
-        };
         for next in [None, Some("c1.31".to_owned())] {
-            let spliced = page_text(
-                &kind,
-                Version::V2026_07_28,
-                &entries,
-                next.clone(),
-                complete,
-            )
-            .unwrap();
-            let mut whole = render(&items.iter().collect::<Vec<_>>(), next).unwrap();
-            complete(&mut whole);
-            assert_eq!(spliced.get(), serde_json::to_string(&whole).unwrap());
+            let spliced = page_text(&kind, Version::V2026_07_28, &entries, next.clone()).unwrap();
+            let whole = render(&items.iter().collect::<Vec<_>>(), next).unwrap();
+            assert_eq!(spliced.get(), whole.get());
         }
     }
 }

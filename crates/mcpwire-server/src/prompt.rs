@@ -1,5 +1,6 @@
 //! A prompt: a named template the client can list and get, with typed arguments.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -7,6 +8,7 @@ use mcpwire::RpcError;
 use mcpwire_model::{PromptArgumentEntry, PromptEntry};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_member};
@@ -15,7 +17,6 @@ use crate::context::Context;
 use crate::resource_info::{icons_for, meta_for};
 use crate::tool::BoxFuture;
 use mcpwire_model::content::wire::get_prompt_result;
-use mcpwire_model::content::{Content, Role};
 use mcpwire_model::prompt::PromptMessage;
 use mcpwire_model::schema::{SchemaError, object_schema};
 use mcpwire_model::version::{Feature, Version};
@@ -175,21 +176,23 @@ impl Prompt {
         }
     }
 
-    /// Decodes the arguments and runs the handler: the `GetPromptResult` members, or -32603
-    /// when a message holds a block `version` lacks.
+    /// Decodes the arguments and runs the handler: the `GetPromptResult`, written once as
+    /// text (the messages' texts moved into it), or -32603 when a message holds a block
+    /// `version` lacks.
     pub(crate) fn start(
         &self,
         arguments: Map<String, Value>,
         ctx: Context,
         version: Version,
-    ) -> Result<BoxFuture<Result<Value, RpcError>>, ArgumentError> {
+    ) -> Result<BoxFuture<Result<Box<RawValue>, RpcError>>, ArgumentError> {
         let messages = (self.handler)(arguments, ctx)?;
         let description = self.description.clone();
         Ok(Box::pin(async move {
-            let messages = messages.await;
-            let parts: Vec<(Role, &Content)> =
-                messages.iter().map(|m| (m.role, &m.content)).collect();
-            get_prompt_result(Some(&description), &parts, version).map_err(|e| {
+            let parts = messages
+                .await
+                .into_iter()
+                .map(|m| (m.role, Cow::Owned(m.content)));
+            get_prompt_result(Some(description), parts, version).map_err(|e| {
                 RpcError::internal_error()
                     .with_data(&format!("the prompt's messages cannot be sent: {e}"))
             })

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use mcpwire_model::ResourceTemplateEntry;
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_member};
@@ -150,13 +151,13 @@ impl ResourceTemplate {
     }
 
     /// Decodes `variables` and starts the reader: the `ReadResourceResult` for `uri` under
-    /// the call's version.
+    /// the call's version, written once as text.
     pub(crate) fn start(
         &self,
         uri: String,
         variables: BTreeMap<String, String>,
         ctx: Context,
-    ) -> Result<BoxFuture<Value>, ArgumentError> {
+    ) -> Result<BoxFuture<Box<RawValue>>, ArgumentError> {
         let variables = variables
             .into_iter()
             .map(|(name, value)| (name, Value::String(value)))

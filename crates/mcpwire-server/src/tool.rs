@@ -4,7 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use mcpwire_model::ToolInfo;
+use mcpwire_model::{SchemaText, ToolInfo};
 use mcpwire_types::JsonObject;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -158,7 +158,7 @@ impl Tool {
         ToolInfo {
             title: self.title.as_deref().filter(|_| titled).map(str::to_owned),
             description: Some(self.description.to_string()),
-            output_schema: output.filter(|_| titled),
+            output_schema: output.filter(|_| titled).map(SchemaText::from),
             ..ToolInfo::new(self.name.to_string(), input)
         }
     }

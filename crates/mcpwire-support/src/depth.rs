@@ -105,17 +105,6 @@ pub(super) fn decode_tracked<T: DeserializeOwned>(
     })
 }
 
-/// Runs `decode` once, its seed tracking the path: for a decode that consumes its input (see
-/// [`super::Variant`]), so cannot run again to find where it failed. Succeeds and fails as
-/// [`decode_tracked`] does.
-pub(super) fn decode_tracked_once<T: DeserializeOwned>(
-    decode: impl FnOnce(Tracked<'_, T>) -> Result<T, serde_json::Error>,
-) -> Result<T, (String, serde_json::Error)> {
-    let mut track = serde_path_to_error::Track::new();
-    decode(Tracked(Some(&mut track), PhantomData))
-        .map_err(|error| (super::json_pointer(&track.path()), error))
-}
-
 /// The seed of [`decode_tracked`]: decodes `T`, recording the path of a failure in the track
 /// when it has one.
 pub(super) struct Tracked<'t, T>(Option<&'t mut serde_path_to_error::Track>, PhantomData<T>);

@@ -69,7 +69,7 @@ pub use schema_decode::{
     BySchema, SchemaDecode, by_schema, double_option_by_schema, is_integer, non_null_by_schema,
     nullable_by_schema,
 };
-pub use union::{MOVE_STRINGS_FROM, Variant, VariantInput, decode_objects, decode_values};
+pub use union::{Variant, decode_objects, decode_values};
 mod union_macro;
 pub mod union_table;
 pub use union_table::UNKNOWN_METHOD;

@@ -96,11 +96,6 @@ impl<'a> Members<'a> {
         &self.0
     }
 
-    /// Every member, by value.
-    pub(super) fn into_entries(self) -> Vec<(Cow<'a, str>, MemberValue<'a>)> {
-        self.0
-    }
-
     /// Scans an object's (valid) text one level deep; `None` if it is not an object.
     fn scan(text: &'a str) -> Option<Self> {
         let bytes = text.as_bytes();

@@ -14,9 +14,7 @@
 //! 2. **fast path** — no alternative left: decodes the chosen variant, exactly
 //!    as a single-variant decode would (so a method union keyed on `method`, or content keyed
 //!    on `type`, decodes once). The same when the chosen variant is ruled out and exactly one
-//!    alternative remains. A union of objects decoding once hands a long string it decoded
-//!    while capturing (at least [`MOVE_STRINGS_FROM`] bytes, unescaped so not borrowed from
-//!    the input) to the variant by value instead of copying it again;
+//!    alternative remains;
 //! 3. otherwise `anyOf` takes the first variant that decodes (the chosen one,
 //!    then the alternatives in schema order); `oneOf` decodes every remaining variant and
 //!    requires exactly one to match, naming the matches when several do.
@@ -28,14 +26,11 @@
 //! relative to the union's value, written as ``at `/x` `` for [`super::error_pointer`]) and
 //! then names why each other variant failed, without pointers of their own.
 
-use std::borrow::Cow;
-use std::cell::Cell;
 use std::fmt;
 
 use serde::Deserializer;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 
-use super::capture::MemberValue;
 use super::union_table::{Else, Node, Path, Token, UNKNOWN_METHOD, UnionTable};
 use super::{Members, RawJson, Shape};
 
@@ -98,37 +93,14 @@ impl Choice {
 /// One variant to decode, as the generated per-union function receives it: its index
 /// ([`Variant::index`]) and the input it decodes from ([`Variant::decode`]); `I` is
 /// [`Shape`] for a union of objects, `str` (the value's text) for any other.
-pub struct Variant<'a, I: ?Sized + VariantInput> {
+pub struct Variant<'a, I: ?Sized> {
     input: &'a I,
     table: &'static UnionTable,
     index: usize,
     reason: &'a dyn fmt::Display,
-    /// The input by value, when this is the only decode of the union's value: taken by the
-    /// decode, which then moves what it can instead of copying it.
-    owned: Option<&'a Cell<Option<I::Owned>>>,
 }
 
-/// What a [`Variant`] decodes from: [`Shape`] (a union of objects, whose members a single
-/// decode may take by value) or `str` (any other union's text, only ever borrowed).
-pub trait VariantInput {
-    /// The input a decode may take by value.
-    type Owned;
-}
-
-impl VariantInput for str {
-    type Owned = std::convert::Infallible;
-}
-
-impl<'a> VariantInput for Shape<'a> {
-    type Owned = Members<'a>;
-}
-
-/// The least length of a string member [`decode_objects`] moves into the variant rather than
-/// copying (see the module documentation). Below it the copy costs less than the path
-/// tracking a decode that cannot be run twice needs (its one run records where it fails).
-pub const MOVE_STRINGS_FROM: usize = 4096;
-
-impl<I: ?Sized + VariantInput> Variant<'_, I> {
+impl<I: ?Sized> Variant<'_, I> {
     /// The index of the variant to decode ([`UNKNOWN_METHOD`] for the `Unknown` variant).
     pub fn index(&self) -> usize {
         self.index
@@ -145,12 +117,6 @@ impl Variant<'_, Shape<'_>> {
     /// (relative to the union's value) of the member that failed, written as ``failed at
     /// `/params/name` `` so that [`super::error_pointer`] can find it.
     pub fn decode<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        if let Some(members) = self.owned.and_then(Cell::take) {
-            return super::depth::decode_tracked_once::<T>(|seed| {
-                seed.deserialize(super::members_de::by_value(members))
-            })
-            .map_err(|(pointer, error)| self.error(&pointer, &error));
-        }
         let Shape::Object(members) = self.input else {
             return Err(serde::de::Error::custom(format_args!(
                 "{}: variant `{}` (chosen because {}) must be an object, found {}",
@@ -160,8 +126,10 @@ impl Variant<'_, Shape<'_>> {
                 self.input.token_name()
             )));
         };
-        super::depth::decode_tracked::<T>(|seed| seed.deserialize(super::members_de::lent(members)))
-            .map_err(|(pointer, error)| self.error(&pointer, &error))
+        super::depth::decode_tracked::<T>(|seed| {
+            seed.deserialize(super::members_de::MembersDeserializer(members))
+        })
+        .map_err(|(pointer, error)| self.error(&pointer, &error))
     }
 }
 
@@ -188,7 +156,7 @@ impl Variant<'_, str> {
     }
 }
 
-impl<I: ?Sized + VariantInput> Variant<'_, I> {
+impl<I: ?Sized> Variant<'_, I> {
     /// The error of this variant failing at `pointer` (relative to the union's value).
     fn error(&self, pointer: &str, error: &serde_json::Error) -> serde_json::Error {
         let inner = super::depth::message_without_position(error);
@@ -214,56 +182,7 @@ pub fn decode_objects<'de, D: Deserializer<'de>, T>(
     variant: fn(&Variant<'_, Shape<'_>>) -> Result<T, serde_json::Error>,
 ) -> Result<T, D::Error> {
     let shape = Shape::capture_object(deserializer, table.strings)?;
-    let choice = choose(table, &shape).map_err(serde::de::Error::custom)?;
-    let single = single(table, &choice, &shape);
-    match (shape, single) {
-        (Shape::Object(members), Some((index, reason))) if movable(&members) => {
-            let owned = Cell::new(Some(members));
-            variant(&Variant {
-                input: &Shape::Null,
-                table,
-                index,
-                reason,
-                owned: Some(&owned),
-            })
-        }
-        (shape, _) => decode_union(&shape, &shape, table, variant, choice),
-    }
-    .map_err(serde::de::Error::custom)
-}
-
-/// Whether a single decode of `members` moves a string rather than copying it: one it
-/// decoded while capturing is long (a long string it borrows from the input costs no copy
-/// either way), and no member's raw text is owned (the decode borrows raw text for as long
-/// as the members live, which moving them ends).
-fn movable(members: &Members<'_>) -> bool {
-    let entries = members.entries();
-    entries.iter().any(
-        |(_, value)| matches!(value, MemberValue::Str(Cow::Owned(s)) if s.len() >= MOVE_STRINGS_FROM),
-    ) && !entries
-        .iter()
-        .any(|(_, value)| matches!(value, MemberValue::Raw(Cow::Owned(_))))
-}
-
-/// The one variant to decode when nothing else can match (the fast path of the module
-/// documentation), with the reason it is decoded.
-fn single<'c>(
-    table: &'static UnionTable,
-    choice: &'c Choice,
-    shape: &Shape<'_>,
-) -> Option<(usize, &'c Why)> {
-    let mut others = choice
-        .alternatives
-        .iter()
-        .copied()
-        .filter(|&i| viable(table, i, shape));
-    match (others.next(), others.next()) {
-        (None, _) => choice.index.map(|index| (index, &choice.reason)),
-        (Some(only), None) if choice.index.is_none_or(|i| !viable(table, i, shape)) => {
-            Some((only, &ONLY_ONE_LEFT))
-        }
-        _ => None,
-    }
+    decode_union(&shape, &shape, table, variant).map_err(serde::de::Error::custom)
 }
 
 /// Decodes any other union by its table: captures the value's raw text ([`RawJson`]), then
@@ -276,8 +195,7 @@ pub fn decode_values<'de, D: Deserializer<'de>, T>(
     let raw = <RawJson<'de> as serde::Deserialize>::deserialize(deserializer)?;
     let text = raw.text();
     let shape = Shape::of::<D::Error>(text)?;
-    let choice = choose(table, &shape).map_err(serde::de::Error::custom)?;
-    decode_union(text, &shape, table, variant, choice).map_err(serde::de::Error::custom)
+    decode_union(text, &shape, table, variant).map_err(serde::de::Error::custom)
 }
 
 /// The reason given for a variant tried after the chosen one.
@@ -289,31 +207,35 @@ const ONLY_ONE_LEFT: Why =
     Why::Text("the other variants' required members or constant members rule them out");
 
 /// Decodes a union value by `anyOf` / `oneOf` meaning; see the module documentation.
-fn decode_union<I: ?Sized + VariantInput, T>(
+fn decode_union<I: ?Sized, T>(
     input: &I,
     shape: &Shape<'_>,
     table: &'static UnionTable,
     decode: fn(&Variant<'_, I>) -> Result<T, serde_json::Error>,
-    choice: Choice,
 ) -> Result<T, serde_json::Error> {
+    let choice = choose(table, shape)?;
     let run = |index: usize, reason: &dyn fmt::Display| {
         decode(&Variant {
             input,
             table,
             index,
             reason,
-            owned: None,
         })
     };
-    if let Some((index, reason)) = single(table, &choice, shape) {
-        // The fast path: nothing else can match, so this variant's error is the answer.
-        return run(index, reason);
-    }
     let viable = |index: usize| viable(table, index, shape);
-    if choice.index.is_none() && !choice.alternatives.iter().any(|&i| viable(i)) {
-        return Err(super::no_variant(table.name, &choice.reason.to_string()));
-    }
+    let mut others = choice.alternatives.iter().copied().filter(|&i| viable(i));
+    let Some(first_other) = others.next() else {
+        let Some(index) = choice.index else {
+            return Err(super::no_variant(table.name, &choice.reason.to_string()));
+        };
+        // The fast path: nothing else can match, so the chosen variant's error is the answer.
+        return run(index, &choice.reason);
+    };
+    let second_other = others.next();
     let chosen = choice.index.filter(|&i| viable(i));
+    if chosen.is_none() && second_other.is_none() {
+        return run(first_other, &ONLY_ONE_LEFT);
+    }
     let order = chosen.map(|i| (i, &choice.reason)).into_iter().chain(
         choice
             .alternatives
@@ -719,114 +641,6 @@ mod tests {
             },
         )]),
     };
-
-    /// How a string member reached the variant: by value, or lent to be copied.
-    #[derive(Debug, PartialEq)]
-    enum Received {
-        Moved(usize),
-        Lent(usize),
-    }
-
-    impl<'de> serde::Deserialize<'de> for Received {
-        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            struct V;
-            impl serde::de::Visitor<'_> for V {
-                type Value = Received;
-                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    f.write_str("a string")
-                }
-                fn visit_str<E>(self, v: &str) -> Result<Received, E> {
-                    Ok(Received::Lent(v.len()))
-                }
-                fn visit_string<E>(self, v: String) -> Result<Received, E> {
-                    Ok(Received::Moved(v.len()))
-                }
-            }
-            deserializer.deserialize_string(V)
-        }
-    }
-
-    #[derive(Debug, PartialEq, serde::Deserialize)]
-    struct Probe {
-        text: Received,
-        #[serde(default)]
-        n: u32,
-    }
-
-    fn probe(v: &Variant<'_, Shape<'_>>) -> Result<Probe, serde_json::Error> {
-        v.decode()
-    }
-
-    static PROBE: UnionTable = UnionTable {
-        name: "Probe",
-        one_of: false,
-        variants: &["Probe", "Other"],
-        strings: &["text"],
-        checks: &[],
-        choose: Node::Variant(0, &[]),
-    };
-
-    static PROBE_OR_OTHER: UnionTable = UnionTable {
-        choose: Node::Variant(0, &[1]),
-        ..PROBE
-    };
-
-    /// `{"text": …}` plus `rest` members, the text `len` characters of JSON with an escape
-    /// every 10 (so `len / 10 * 9` once unescaped).
-    fn escaped(len: usize, rest: &str) -> String {
-        let text: String = (0..len / 10).map(|_| "abcdefgh\\n").collect();
-        format!(r#"{{"text":"{text}"{rest}}}"#)
-    }
-
-    #[test]
-    fn a_long_string_read_while_capturing_is_moved_into_the_one_decode() {
-        let decode = |text: &str, table| {
-            decode_objects(&mut serde_json::Deserializer::from_str(text), table, probe)
-        };
-        let long = MOVE_STRINGS_FROM * 2;
-        // Escaped, so read into a `String` of its own while capturing: handed over by value.
-        let moved = decode(&escaped(long, ""), &PROBE).unwrap();
-        assert_eq!(moved.text, Received::Moved(long / 10 * 9));
-        // Short, borrowed from the input, or decoded by a union that may try two variants:
-        // lent, as serde_json lends a string to a direct decode.
-        let short = decode(&escaped(100, ""), &PROBE).unwrap();
-        assert_eq!(short.text, Received::Lent(90));
-        let plain = format!(r#"{{"text":"{}"}}"#, "a".repeat(long));
-        assert_eq!(decode(&plain, &PROBE).unwrap().text, Received::Lent(long));
-        let tried = decode(&escaped(long, ""), &PROBE_OR_OTHER).unwrap();
-        assert_eq!(tried.text, Received::Lent(long / 10 * 9));
-    }
-
-    #[test]
-    fn a_decode_that_moves_fails_as_one_that_lends() {
-        let from_str = |text: &str| {
-            decode_objects(&mut serde_json::Deserializer::from_str(text), &PROBE, probe)
-                .unwrap_err()
-                .to_string()
-        };
-        // A reader's members are owned raw text, which a decode by value cannot lend: it lends.
-        let from_reader = |text: &str| {
-            let mut de = serde_json::Deserializer::from_reader(text.as_bytes());
-            decode_objects(&mut de, &PROBE, probe)
-                .unwrap_err()
-                .to_string()
-        };
-        let long = escaped(MOVE_STRINGS_FROM * 2, r#","n":"x""#);
-        let expected = "Probe: decoding as variant `Probe` (chosen because it is the only variant \
-                        admitting this JSON type) failed at `/n`: invalid type: string \"x\", \
-                        expected u32";
-        assert!(from_str(&long).starts_with(expected), "{}", from_str(&long));
-        assert_eq!(
-            from_str(&long).split(" at line").next(),
-            from_reader(&long).split(" at line").next()
-        );
-        let short = escaped(100, r#","n":"x""#);
-        assert!(
-            from_str(&short).starts_with(expected),
-            "{}",
-            from_str(&short)
-        );
-    }
 
     #[test]
     fn a_union_of_objects_reads_its_members_and_names_the_constant() {

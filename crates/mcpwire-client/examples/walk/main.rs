@@ -331,7 +331,7 @@ async fn walk_tools(client: &Client, report: &mut Report) {
         Outcome::Ok(format!("{} tools", tools.len())),
     );
     for tool in tools.iter().take(MAX_ITEMS) {
-        let schema = serde_json::to_value(&tool.input_schema).unwrap_or(Value::Null);
+        let schema = tool.input_schema.to_value().unwrap_or(Value::Null);
         let arguments = sample::arguments(&schema);
         let outcome = match client
             .call_tool(&tool.name, &arguments, &CallOptions::new())

@@ -14,6 +14,7 @@ mod http_settings;
 mod https;
 #[cfg(feature = "http")]
 mod legacy_http;
+mod listed_schemas;
 mod listing_members;
 mod malformed;
 mod negotiation;

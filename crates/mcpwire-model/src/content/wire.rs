@@ -15,6 +15,8 @@ use crate::content::{
     Content, ContentError, ContentKind, EmbeddedResource, ResourceContents, ResourceLink, Role,
 };
 use crate::version::Version;
+use crate::written::Written;
+pub(crate) use crate::written::to_value;
 
 /// A tool result, version-neutral, as [`crate::ToolResult`] hands it over for encoding: its
 /// content borrowed, or owned so that each block goes once converted.
@@ -26,40 +28,19 @@ pub(crate) struct ToolResultParts<'a> {
 
 /// `structuredContent` as the JSON object versions before 2026-07-28 require.
 fn structured_object(value: &Value, version: Version) -> Result<JsonObject, ContentError> {
-    JsonObject::try_from(value.clone()).map_err(|_| {
-        ContentError::lacking("`structuredContent` that is not a JSON object", version)
-    })
+    let lacking =
+        || ContentError::lacking("`structuredContent` that is not a JSON object", version);
+    if !value.is_object() {
+        return Err(lacking());
+    }
+    // Written from the value itself: no copy of it.
+    JsonObject::try_from(Json::from(value)).map_err(|_| lacking())
 }
 
 /// A finite priority as a JSON number.
 pub(crate) fn priority(value: f64, version: Version) -> Result<Number, ContentError> {
     Number::from_f64(value)
         .ok_or_else(|| ContentError::lacking(format!("the annotation priority {value}"), version))
-}
-
-/// What a generated result is written as: a JSON value, or its text (written once, from the
-/// generated type, with no value in between).
-pub(crate) trait Written: Sized {
-    /// `value` written as `Self`.
-    fn written(value: impl Serialize) -> Self;
-}
-
-impl Written for Value {
-    fn written(value: impl Serialize) -> Value {
-        to_value(value)
-    }
-}
-
-impl Written for Box<serde_json::value::RawValue> {
-    fn written(value: impl Serialize) -> Self {
-        // Infallible for the generated types, as for `to_value`.
-        serde_json::value::to_raw_value(&value).unwrap_or_default()
-    }
-}
-
-/// Serializes a generated value (infallible for these types: string keys, finite numbers).
-pub(crate) fn to_value(value: impl Serialize) -> Value {
-    serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
 /// A JSON value or object (a schema, `_meta`, an icon, a tool use) as the generated type `T`,
@@ -71,9 +52,25 @@ pub(crate) fn as_generated<T: DeserializeOwned>(
 ) -> Result<T, ContentError> {
     // Through text: the generated types keep undeclared members as raw JSON text. Writing a
     // `Value` or a `Map` cannot fail (string keys, finite numbers), so an error is the schema's.
-    serde_json::to_string(value)
-        .and_then(|text| serde_json::from_str(&text))
-        .map_err(|e| ContentError::lacking(format!("{what} its schema refuses ({e})"), version))
+    match serde_json::to_string(value) {
+        Ok(text) => text_as_generated(&text, what, version),
+        Err(e) => Err(refused(what, &e, version)),
+    }
+}
+
+/// A JSON text (a schema kept as text) as the generated type `T`, or why the version's
+/// schema refuses it, as [`as_generated`] says it.
+pub(crate) fn text_as_generated<T: DeserializeOwned>(
+    text: &str,
+    what: &str,
+    version: Version,
+) -> Result<T, ContentError> {
+    serde_json::from_str(text).map_err(|e| refused(what, &e, version))
+}
+
+/// `{what} its schema refuses (…)`.
+fn refused(what: &str, error: &serde_json::Error, version: Version) -> ContentError {
+    ContentError::lacking(format!("{what} its schema refuses ({error})"), version)
 }
 
 /// An optional JSON object (`_meta`, `metadata`, a task) as the generated type `T`.
@@ -208,6 +205,12 @@ macro_rules! embedded_contents {
 pub(crate) trait BlockTo: Sized {
     /// The block of this union for `block` under `version`.
     fn block_to(block: &Content, version: Version) -> Result<Self, ContentError>;
+
+    /// [`block_to`](Self::block_to), taking the block: where a version's block can take the
+    /// model's text as it is, it is moved, not copied.
+    fn block_into(block: Content, version: Version) -> Result<Self, ContentError> {
+        Self::block_to(&block, version)
+    }
 }
 
 /// [`BlockTo`] for the `ContentBlock` of a version with every block kind (2025-06-18 on):
@@ -215,6 +218,18 @@ pub(crate) trait BlockTo: Sized {
 macro_rules! full_block {
     ($m:ident) => {
         impl BlockTo for $m::ContentBlock {
+            fn block_into(block: Content, v: Version) -> Result<Self, ContentError> {
+                match block {
+                    // The common block, plain text: its text moved into the version's block.
+                    Content {
+                        kind: ContentKind::Text(text),
+                        annotations: None,
+                        meta: None,
+                    } => Ok($m::ContentBlock::TextContent($m::TextContent::new(text))),
+                    block => Self::block_to(&block, v),
+                }
+            }
+
             fn block_to(block: &Content, v: Version) -> Result<Self, ContentError> {
                 let ann = match &block.annotations {
                     Some(a) => Some(annotations_to!($m, Annotations, a, v)),
@@ -406,18 +421,14 @@ fn blocks_to<U: BlockTo>(
     items: Cow<'_, [Content]>,
     version: Version,
 ) -> Result<Vec<U>, ContentError> {
-    all(items, |b| U::block_to(b, version))
-}
-
-/// Converts every block with `$convert`, failing on the first a version lacks.
-fn all<T: Clone, U>(
-    items: Cow<'_, [T]>,
-    convert: impl Fn(&T) -> Result<U, ContentError>,
-) -> Result<Vec<U>, ContentError> {
     match items {
-        Cow::Borrowed(items) => items.iter().map(convert).collect(),
-        // Each item is dropped once converted: a large text block is held twice at most.
-        Cow::Owned(items) => items.into_iter().map(|item| convert(&item)).collect(),
+        Cow::Borrowed(items) => items.iter().map(|b| U::block_to(b, version)).collect(),
+        // Each block is taken: a text moves into the version's block, or the block is dropped
+        // once converted, so a large text is held twice at most.
+        Cow::Owned(items) => items
+            .into_iter()
+            .map(|b| U::block_into(b, version))
+            .collect(),
     }
 }
 
@@ -493,7 +504,10 @@ macro_rules! message_to {
             Role::User => $m::Role::User,
             Role::Assistant => $m::Role::Assistant,
         };
-        let content: prompt_content!($m) = BlockTo::block_to($content, $v)?;
+        let content: prompt_content!($m) = match $content {
+            Cow::Borrowed(content) => BlockTo::block_to(content, $v)?,
+            Cow::Owned(content) => BlockTo::block_into(content, $v)?,
+        };
         $m::PromptMessage::new(content, role)
     }};
 }
@@ -506,24 +520,25 @@ pub fn prompt_message(
 ) -> Result<Value, ContentError> {
     macro_rules! message {
         ($m:ident) => {
-            to_value(message_to!($m, role, content, version))
+            to_value(message_to!($m, role, Cow::Borrowed(content), version))
         };
     }
     Ok(by_version!(version, message))
 }
 
 /// The `GetPromptResult` of `version`, serialized from its generated type (2026-07-28's
-/// `resultType` is `complete`).
-pub fn get_prompt_result(
-    description: Option<&str>,
-    messages: &[(Role, &Content)],
+/// `resultType` is `complete`). A message's content given owned has its text moved into
+/// the version's block.
+pub fn get_prompt_result<'a, W: Written>(
+    description: Option<String>,
+    messages: impl IntoIterator<Item = (Role, Cow<'a, Content>)>,
     version: Version,
-) -> Result<Value, ContentError> {
+) -> Result<W, ContentError> {
     macro_rules! result {
         ($m:ident) => {{
             let messages = messages
-                .iter()
-                .map(|(role, content)| Ok(message_to!($m, *role, content, version)))
+                .into_iter()
+                .map(|(role, content)| Ok(message_to!($m, role, content, version)))
                 .collect::<Result<Vec<_>, ContentError>>()?;
             let mut out = if_member!(
                 $m,
@@ -532,8 +547,8 @@ pub fn get_prompt_result(
                 { $m::GetPromptResult::new(messages, "complete") },
                 { $m::GetPromptResult::new(messages) }
             );
-            out.description = description.map(str::to_owned);
-            to_value(out)
+            out.description = description;
+            W::written(out)
         }};
     }
     Ok(by_version!(version, result))

@@ -141,6 +141,15 @@ macro_rules! page_methods {
                 $to(self, version)
             }
 
+            /// [`to_json`](Self::to_json) as the result's JSON text, written once from the
+            /// generated type (no [`Value`] in between; the same bytes as the value's).
+            pub fn to_text(
+                &self,
+                version: Version,
+            ) -> Result<Box<serde_json::value::RawValue>, ContentError> {
+                $to(self, version)
+            }
+
             #[doc = concat!("The page a server sent: `text` (a `", $result, "` of `version`)")]
             /// decoded as that version's generated type, then read: every member the
             /// version declares is kept; undeclared members are left behind.

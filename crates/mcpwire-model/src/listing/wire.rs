@@ -13,13 +13,14 @@ use crate::content::read::{
     annotations_of, annotations_read, dated_annotations_of, icons_of, object_of, read_complete,
     read_role,
 };
-use crate::content::wire::{annotations, annotations_to, icons_as, meta_as, priority, to_value};
+use crate::content::wire::{annotations, annotations_to, icons_as, meta_as, priority};
 use crate::content::{Annotations, ContentError, Role};
 use crate::listing::{
     ListPage, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry,
 };
 use crate::read_error::{ReadError, decode};
 use crate::version::{Feature, Version};
+use crate::written::Written;
 
 /// The members an item holds that only some versions have.
 struct Members {
@@ -110,15 +111,15 @@ macro_rules! page_to {
             { $m::$result::new(items) }
         );
         out.next_cursor = $page.next_cursor.clone();
-        to_value(out)
+        W::written(out)
     }};
 }
 
 /// The `ListResourcesResult` of `version`.
-pub(crate) fn list_resources_result(
+pub(crate) fn list_resources_result<W: Written>(
     page: &ListPage<ResourceEntry>,
     version: Version,
-) -> Result<Value, ContentError> {
+) -> Result<W, ContentError> {
     for r in &page.items {
         let members = Members::of("a resource", &r.title, &r.meta, &r.icons, &r.annotations);
         refuse_lacking(&members, version)?;
@@ -155,10 +156,10 @@ pub(crate) fn list_resources_result(
 }
 
 /// The `ListResourceTemplatesResult` of `version`.
-pub(crate) fn list_resource_templates_result(
+pub(crate) fn list_resource_templates_result<W: Written>(
     page: &ListPage<ResourceTemplateEntry>,
     version: Version,
-) -> Result<Value, ContentError> {
+) -> Result<W, ContentError> {
     for t in &page.items {
         let what = "a resource template";
         let members = Members::of(what, &t.title, &t.meta, &t.icons, &t.annotations);
@@ -195,10 +196,10 @@ pub(crate) fn list_resource_templates_result(
 }
 
 /// The `ListPromptsResult` of `version`.
-pub(crate) fn list_prompts_result(
+pub(crate) fn list_prompts_result<W: Written>(
     page: &ListPage<PromptEntry>,
     version: Version,
-) -> Result<Value, ContentError> {
+) -> Result<W, ContentError> {
     for p in &page.items {
         let mut members = Members::of("a prompt", &p.title, &p.meta, &p.icons, &None);
         let arguments = p.arguments.iter().flatten();

@@ -3,6 +3,8 @@
 
 pub(crate) mod read;
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::content::wire::{get_prompt_result, prompt_message};
@@ -61,9 +63,11 @@ impl PromptResult {
     /// The `GetPromptResult` of `version`, serialized from its generated type, or the block a
     /// message holds that the version lacks.
     pub fn try_to_json(&self, version: Version) -> Result<Value, ContentError> {
-        let parts: Vec<(Role, &Content)> =
-            self.messages.iter().map(|m| (m.role, &m.content)).collect();
-        get_prompt_result(self.description.as_deref(), &parts, version)
+        let parts = self
+            .messages
+            .iter()
+            .map(|m| (m.role, Cow::Borrowed(&m.content)));
+        get_prompt_result(self.description.clone(), parts, version)
     }
 
     /// The result a server sent: `text` (a `GetPromptResult` of `version`) decoded as that

@@ -4,12 +4,11 @@
 //! (Tool and prompt results are in `content/wire.rs`, with the blocks they carry.)
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
-use serde_json::Value;
 
 use crate::by_version::{by_version, if_member};
 use crate::content::ResourceContents;
-use crate::content::wire::to_value;
 use crate::version::Version;
+use crate::written::Written;
 
 /// One page of completion values (`CompleteResult.completion`): the values, how many there
 /// are in all, and whether some were left out.
@@ -24,13 +23,13 @@ pub struct CompletionPage {
 }
 
 /// The `CompleteResult` of `version`.
-pub fn complete_result(page: CompletionPage, version: Version) -> Value {
+pub fn complete_result<W: Written>(page: CompletionPage, version: Version) -> W {
     macro_rules! result {
         ($m:ident) => {{
             let mut completion = $m::CompleteResultCompletion::new(page.values);
             completion.total = page.total.map(Into::into);
             completion.has_more = page.has_more;
-            to_value(if_member!(
+            W::written(if_member!(
                 $m,
                 CompleteResult,
                 result_type,
@@ -48,14 +47,16 @@ pub fn complete_result(page: CompletionPage, version: Version) -> Value {
 /// ```
 /// use mcpwire_model::{Version, result::wire::empty_result};
 ///
-/// assert_eq!(empty_result(Version::V2025_11_25).to_string(), "{}");
-/// assert_eq!(empty_result(Version::V2026_07_28)["resultType"], "complete");
+/// let empty: serde_json::Value = empty_result(Version::V2025_11_25);
+/// assert_eq!(empty.to_string(), "{}");
+/// let empty: serde_json::Value = empty_result(Version::V2026_07_28);
+/// assert_eq!(empty["resultType"], "complete");
 /// ```
-pub fn empty_result(version: Version) -> Value {
+pub fn empty_result<W: Written>(version: Version) -> W {
     // `EmptyResult` is the version's `Result`.
     macro_rules! empty {
         ($m:ident) => {
-            to_value(if_member!(
+            W::written(if_member!(
                 $m,
                 Result,
                 result_type,
@@ -69,12 +70,12 @@ pub fn empty_result(version: Version) -> Value {
 
 /// The `ReadResourceResult` of `version`: one item, for `uri`. Under 2026-07-28 it is
 /// `complete`, cacheable for 0 ms by anyone (a resource can change at any time).
-pub fn read_result(
+pub fn read_result<W: Written>(
     uri: &str,
     mime_type: Option<&str>,
     contents: ResourceContents,
     version: Version,
-) -> Value {
+) -> W {
     macro_rules! item {
         ($m:ident) => {
             match contents {
@@ -93,7 +94,7 @@ pub fn read_result(
     }
     macro_rules! result {
         ($m:ident) => {
-            to_value(if_member!(
+            W::written(if_member!(
                 $m,
                 ReadResourceResult,
                 cache_scope,

@@ -106,6 +106,15 @@ impl InitializeReply {
         initialize_result(self, version)
     }
 
+    /// [`to_json`](Self::to_json) as the result's JSON text, written once from the
+    /// generated type (no [`Value`] in between; the same bytes as the value's).
+    pub fn to_text(
+        &self,
+        version: Version,
+    ) -> Result<Box<serde_json::value::RawValue>, ContentError> {
+        initialize_result(self, version)
+    }
+
     /// The result a server sent: `text` (an `InitializeResult` of `version`) decoded as that
     /// version's generated type, then read.
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
@@ -130,6 +139,15 @@ impl DiscoverReply {
     /// The `DiscoverResult` of `version`, serialized from its generated type (`complete`,
     /// cacheable for 0 ms by anyone), or why it cannot be: only 2026-07-28 has it.
     pub fn to_json(&self, version: Version) -> Result<Value, ContentError> {
+        discover_result(self, version)
+    }
+
+    /// [`to_json`](Self::to_json) as the result's JSON text, written once from the
+    /// generated type (no [`Value`] in between; the same bytes as the value's).
+    pub fn to_text(
+        &self,
+        version: Version,
+    ) -> Result<Box<serde_json::value::RawValue>, ContentError> {
         discover_result(self, version)
     }
 

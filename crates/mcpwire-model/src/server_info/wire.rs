@@ -6,18 +6,17 @@
 use std::collections::BTreeMap;
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
-use serde_json::Value;
 
 use crate::by_version::{by_version, if_member, refuse_member, set_member};
 use crate::content::ContentError;
 use crate::content::read::complete;
-use crate::content::wire::to_value;
 use crate::read_error::{ReadError, decode};
 use crate::server_info::{
     DiscoverReply, InitializeReply, ListCapability, PeerInfo, ResourcesCapability,
     ServerCapabilitySet,
 };
 use crate::version::Version;
+use crate::written::Written;
 
 /// The generated `ServerCapabilities` of module `$m`: `completions` where the version has it
 /// (else asking for it is a [`ContentError`]); `extensions` are set by the caller.
@@ -78,10 +77,10 @@ macro_rules! peer_to {
 }
 
 /// The `InitializeResult` of `version`, serialized from its generated type.
-pub(crate) fn initialize_result(
+pub(crate) fn initialize_result<W: Written>(
     reply: &InitializeReply,
     version: Version,
-) -> Result<Value, ContentError> {
+) -> Result<W, ContentError> {
     let c = &reply.capabilities;
     let v = version;
     if !c.extensions.is_empty() {
@@ -98,7 +97,7 @@ pub(crate) fn initialize_result(
             let mut out =
                 $m::InitializeResult::new(capabilities, reply.protocol_version.clone(), info);
             out.instructions = reply.instructions.clone();
-            to_value(out)
+            W::written(out)
         }};
     }
     Ok(by_version!(version, result))
@@ -106,10 +105,10 @@ pub(crate) fn initialize_result(
 
 /// The `DiscoverResult` of `version` (2026-07-28 only), serialized from its generated type:
 /// `complete`, cacheable for 0 ms by anyone (capabilities can change with the server).
-pub(crate) fn discover_result(
+pub(crate) fn discover_result<W: Written>(
     reply: &DiscoverReply,
     version: Version,
-) -> Result<Value, ContentError> {
+) -> Result<W, ContentError> {
     use v2026_07_28 as m;
     if !version.is_stateless() {
         return Err(ContentError::lacking("a `server/discover` result", version));
@@ -132,7 +131,7 @@ pub(crate) fn discover_result(
         out.meta = Some(meta);
     }
     out.instructions = reply.instructions.clone();
-    Ok(to_value(out))
+    Ok(W::written(out))
 }
 
 /// A [`ServerCapabilitySet`] from a generated `ServerCapabilities`; `completions` when the

@@ -1,9 +1,13 @@
 //! A tool as `tools/list` describes it, version-neutral: name, title, description, its
-//! input and output schemas (kept whole, as JSON objects: `$schema`, `$defs` and `$ref` as
-//! the server wrote them, never dereferenced), its behaviour hints, icons, `execution` and
-//! `_meta`. Servers list their tools with it and clients read listings into it.
+//! input and output schemas (kept whole, as the JSON text the server wrote: `$schema`,
+//! `$defs` and `$ref` untouched, never dereferenced, parsed only when looked inside; see
+//! [`SchemaText`]), its behaviour hints, icons, `execution` and `_meta`. Servers list their
+//! tools with it and clients read listings into it.
 
+pub mod schema_text;
 pub(crate) mod wire;
+
+pub use schema_text::SchemaText;
 
 use serde_json::{Map, Value};
 
@@ -47,10 +51,10 @@ pub struct ToolInfo {
     pub title: Option<String>,
     /// What the tool does.
     pub description: Option<String>,
-    /// The JSON Schema of its arguments (`type: "object"` at the root).
-    pub input_schema: Map<String, Value>,
-    /// The JSON Schema of its `structuredContent` (from 2025-06-18).
-    pub output_schema: Option<Map<String, Value>>,
+    /// The JSON Schema of its arguments (`type: "object"` at the root), as its JSON text.
+    pub input_schema: SchemaText,
+    /// The JSON Schema of its `structuredContent` (from 2025-06-18), as its JSON text.
+    pub output_schema: Option<SchemaText>,
     /// Behaviour hints (from 2025-03-26).
     pub hints: Option<ToolHints>,
     /// Icons a client may show (from 2025-11-25), each `Icon` object as sent (`src`,
@@ -63,13 +67,14 @@ pub struct ToolInfo {
 }
 
 impl ToolInfo {
-    /// A tool named `name` whose arguments `input_schema` describes, nothing else set.
-    pub fn new(name: impl Into<String>, input_schema: Map<String, Value>) -> Self {
+    /// A tool named `name` whose arguments `input_schema` describes (a [`SchemaText`], or a
+    /// `serde_json::Map` of its members), nothing else set.
+    pub fn new(name: impl Into<String>, input_schema: impl Into<SchemaText>) -> Self {
         Self {
             name: name.into(),
             title: None,
             description: None,
-            input_schema,
+            input_schema: input_schema.into(),
             output_schema: None,
             hints: None,
             icons: None,
@@ -87,8 +92,9 @@ impl ToolInfo {
     }
 
     /// The tool a server listed: `text` (one `Tool` of `version`) decoded as that version's
-    /// generated type, then read: every member the version declares is kept (schemas,
-    /// icons, `execution` and `_meta` as JSON objects); undeclared members are left behind.
+    /// generated type, then read: every member the version declares is kept (the schemas as
+    /// their text, exactly as in `text`; icons, `execution` and `_meta` as JSON objects);
+    /// undeclared members are left behind.
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         read_tool(text, version)
     }
@@ -110,8 +116,18 @@ impl ToolPage {
         list_tools_result(self, version)
     }
 
+    /// [`to_json`](Self::to_json) as the result's JSON text, written once from the
+    /// generated type (no [`Value`] in between; the same bytes as the value's).
+    pub fn to_text(
+        &self,
+        version: Version,
+    ) -> Result<Box<serde_json::value::RawValue>, ContentError> {
+        list_tools_result(self, version)
+    }
+
     /// The page a server sent: `text` (a `ListToolsResult` of `version`) decoded as that
-    /// version's generated type, then read.
+    /// version's generated type, then read (each tool's schemas kept as their text in
+    /// `text`, not parsed).
     pub fn from_json(text: &str, version: Version) -> Result<Self, ReadError> {
         read_list_tools_result(text, version)
     }

@@ -2,19 +2,27 @@
 //! `Tool` (and a [`ToolPage`] into its `ListToolsResult`), and those generated types read
 //! back. A member a version lacks is a [`ContentError`], never dropped; schemas, icons,
 //! `execution` and `_meta` pass through the generated types whole.
+//!
+//! Reading keeps each schema as the text it came as ([`SchemaText`]): the text is decoded as
+//! the version's generated type, which checks every member (the schemas too) and names what
+//! it refuses, and read a second time for the schemas' texts only ([`SchemaTexts`]: every
+//! other member skipped, each schema captured as its text in one copy). No `Value` is built
+//! for a schema until someone asks for one.
 
+use mcpwire_types::JsonObject;
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::by_version::{by_version, if_member, refuse_member, set_member};
 use crate::content::ContentError;
 use crate::content::read::read_complete;
-use crate::content::wire::{as_generated, to_value};
+use crate::content::wire::{as_generated, text_as_generated, to_value};
 use crate::read_error::{ReadError, decode};
-use crate::tool_info::{ToolHints, ToolInfo, ToolPage};
+use crate::tool_info::{SchemaText, ToolHints, ToolInfo, ToolPage};
 use crate::version::Version;
+use crate::written::Written;
 
 /// A JSON object as the generated type `T` (`ToolInputSchema`, `ToolOutputSchema`, `Icon`,
 /// `ToolExecution`, `_meta`), or why that type refuses it (e.g. a schema root that is not
@@ -25,6 +33,35 @@ fn schema_as<T: DeserializeOwned>(
     version: Version,
 ) -> Result<T, ContentError> {
     as_generated(schema, &format!("an `{member}`"), version)
+}
+
+/// A schema kept as text (`inputSchema`, `outputSchema`) as the generated type `T`, decoded
+/// from its text, or why that type refuses it.
+fn schema_text_as<T: DeserializeOwned>(
+    member: &str,
+    schema: &SchemaText,
+    version: Version,
+) -> Result<T, ContentError> {
+    text_as_generated(schema.as_str(), &format!("an `{member}`"), version)
+}
+
+/// The texts of one `Tool`'s schemas, read from the text its generated type was decoded
+/// from (which checked them): the other members are skipped, each schema is copied once.
+#[derive(Deserialize)]
+struct SchemaTexts {
+    /// `inputSchema`.
+    #[serde(rename = "inputSchema")]
+    input: JsonObject,
+    /// `outputSchema` (kept only where the version's `Tool` declares it).
+    #[serde(rename = "outputSchema", default)]
+    output: Option<JsonObject>,
+}
+
+/// The [`SchemaTexts`] of every tool of a `ListToolsResult`, in order.
+#[derive(Deserialize)]
+struct PageSchemaTexts {
+    /// One per tool.
+    tools: Vec<SchemaTexts>,
 }
 
 /// Every object of `list` as the generated type `T`.
@@ -148,7 +185,7 @@ macro_rules! tool_to {
         let v: Version = $v;
         refuse_lacking!($m, t, v);
         let mut out = $m::Tool::new(
-            schema_as::<$m::ToolInputSchema>("inputSchema", &t.input_schema, v)?,
+            schema_text_as::<$m::ToolInputSchema>("inputSchema", &t.input_schema, v)?,
             t.name.clone(),
         );
         out.description = t.description.clone();
@@ -162,7 +199,7 @@ macro_rules! tool_to {
             $m,
             Tool,
             out.output_schema = match &t.output_schema {
-                Some(schema) => Some(schema_as("outputSchema", schema, v)?),
+                Some(schema) => Some(schema_text_as("outputSchema", schema, v)?),
                 None => None,
             }
         );
@@ -206,7 +243,10 @@ pub(crate) fn tool_json(t: &ToolInfo, version: Version) -> Result<Value, Content
 
 /// The `ListToolsResult` of `version`, serialized from its generated type (2026-07-28's is
 /// `complete`, `public`, with a `ttlMs` of 0).
-pub(crate) fn list_tools_result(page: &ToolPage, version: Version) -> Result<Value, ContentError> {
+pub(crate) fn list_tools_result<W: Written>(
+    page: &ToolPage,
+    version: Version,
+) -> Result<W, ContentError> {
     macro_rules! result {
         ($m:ident) => {{
             let tools = page
@@ -229,24 +269,24 @@ pub(crate) fn list_tools_result(page: &ToolPage, version: Version) -> Result<Val
                 { $m::ListToolsResult::new(tools) }
             );
             out.next_cursor = page.next_cursor.clone();
-            to_value(out)
+            W::written(out)
         }};
     }
     Ok(by_version!(version, result))
 }
 
-/// A [`ToolInfo`] from the generated `Tool` of module `$m`: every member the version's `Tool`
-/// has.
+/// A [`ToolInfo`] from the generated `Tool` of module `$m` and the texts of its schemas
+/// (read from the same text): every member the version's `Tool` has.
 macro_rules! tool_of {
-    ($m:ident, $t:expr, $v:expr) => {{
+    ($m:ident, $t:expr, $texts:expr, $v:expr) => {{
         let t: $m::Tool = $t;
+        let texts: SchemaTexts = $texts;
+        // Only the members 2024-11-05 lacks (`_meta`, icons, `execution`) read it.
+        #[allow(unused_variables)]
         let v: Version = $v;
         #[allow(unused_mut)]
-        let mut out = ToolInfo {
-            description: t.description,
-            input_schema: schema_of("inputSchema", t.input_schema, v)?,
-            ..ToolInfo::new(t.name, Map::new())
-        };
+        let mut out = ToolInfo::new(t.name, texts.input);
+        out.description = t.description;
         if_member!(
             $m,
             Tool,
@@ -270,10 +310,7 @@ macro_rules! tool_of {
             Tool,
             output_schema,
             {
-                out.output_schema = t
-                    .output_schema
-                    .map(|s| schema_of("outputSchema", s, v))
-                    .transpose()?;
+                out.output_schema = texts.output.map(SchemaText::from);
             },
             {}
         );
@@ -316,7 +353,8 @@ pub(crate) fn read_tool(text: &str, version: Version) -> Result<ToolInfo, ReadEr
     macro_rules! read {
         ($m:ident) => {{
             let t: $m::Tool = decode(text, "Tool", version)?;
-            tool_of!($m, t, version)
+            let texts: SchemaTexts = decode(text, "Tool", version)?;
+            tool_of!($m, t, texts, version)
         }};
     }
     Ok(by_version!(version, read))
@@ -330,10 +368,14 @@ pub(crate) fn read_list_tools_result(text: &str, version: Version) -> Result<Too
         ($m:ident) => {{
             let r: $m::ListToolsResult = decode(text, WHAT, version)?;
             read_complete!($m, ListToolsResult, r, WHAT, version);
+            // The same text, so the same tools in the same order.
+            let texts: PageSchemaTexts = decode(text, WHAT, version)?;
+            debug_assert_eq!(texts.tools.len(), r.tools.len());
             let tools = r
                 .tools
                 .into_iter()
-                .map(|t| Ok(tool_of!($m, t, version)))
+                .zip(texts.tools)
+                .map(|(t, texts)| Ok(tool_of!($m, t, texts, version)))
                 .collect::<Result<Vec<_>, ReadError>>()?;
             ToolPage {
                 tools,

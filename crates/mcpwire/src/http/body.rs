@@ -155,7 +155,8 @@ where
     let began = Instant::now();
     let deadline = began + limits.timeout;
     let mut held: Option<OwnedSemaphorePermit> = None;
-    let mut collected = Vec::new();
+    // A body that comes in one frame (most do) is kept as it came, not copied.
+    let mut collected = Collected::default();
     let mut body = std::pin::pin!(body);
     loop {
         let stalled = limits
@@ -187,10 +188,45 @@ where
                 None => held = Some(more),
             }
         }
-        collected.extend_from_slice(&data);
+        collected.push(data);
     }
     Ok(ReadBody {
-        bytes: Bytes::from(collected),
+        bytes: collected.into_bytes(),
         budget: held,
     })
+}
+
+/// The frames of a body read so far: a body of one frame as it came (as `to_bytes` of
+/// `http-body-util` keeps it), one of several copied into one buffer.
+#[derive(Default)]
+struct Collected {
+    first: Bytes,
+    rest: Vec<u8>,
+}
+
+impl Collected {
+    fn len(&self) -> usize {
+        self.first.len() + self.rest.len()
+    }
+
+    fn push(&mut self, data: Bytes) {
+        if self.len() == 0 {
+            self.first = data;
+            return;
+        }
+        if !self.first.is_empty() {
+            let first = std::mem::take(&mut self.first);
+            self.rest.reserve(first.len() + data.len());
+            self.rest.extend_from_slice(&first);
+        }
+        self.rest.extend_from_slice(&data);
+    }
+
+    fn into_bytes(self) -> Bytes {
+        if self.rest.is_empty() {
+            self.first
+        } else {
+            Bytes::from(self.rest)
+        }
+    }
 }

@@ -4,7 +4,6 @@
 //!
 //! [`HttpConfig::request_timeout`]: super::HttpConfig::request_timeout
 
-use std::future::Future;
 use std::time::Duration;
 
 use http_body_util::BodyExt;
@@ -12,7 +11,7 @@ use hyper::body::Bytes;
 use hyper::header::CONTENT_TYPE;
 use hyper::{Response, StatusCode};
 use tokio::sync::mpsc;
-use tokio::time::{Instant, sleep_until, timeout_at};
+use tokio::time::{Instant, sleep_until};
 
 use super::response::{HttpResponse, ResponseBody, frame_id, json, sse_event};
 use crate::profile::MissingId;
@@ -21,23 +20,29 @@ use crate::reply::{RpcError, error_reply};
 /// The JSON-RPC error code of a request that ran out of time (as the MCP SDKs use it).
 pub(crate) const REQUEST_TIMEOUT: i64 = -32001;
 
-/// Runs `exchange` (the whole answer to `frame`) for at most `limit`; an error answer to a
-/// frame without a readable id spells its absence as `missing_id`. Dropping the exchange,
-/// or the body of its SSE answer, is what cancels the request (stateless mode aborts a
-/// handler whose answer is dropped).
-pub(crate) async fn limit(
+/// The answer to `frame` when its exchange did not complete within `limit` (the exchange,
+/// dropped, cancelled the request: stateless mode aborts a handler whose answer is dropped).
+pub(crate) fn timed_out_answer(
+    frame: &[u8],
     limit: Duration,
-    frame: Bytes,
     missing_id: MissingId,
-    exchange: impl Future<Output = HttpResponse>,
 ) -> HttpResponse {
-    let at = Instant::now() + limit;
-    let Ok(response) = timeout_at(at, exchange).await else {
-        return json(
-            StatusCode::OK,
-            Bytes::from(timed_out(&frame, limit, missing_id)),
-        );
-    };
+    json(
+        StatusCode::OK,
+        Bytes::from(timed_out(frame, limit, missing_id)),
+    )
+}
+
+/// `response`, the answer to `frame` made before `at` (the exchange's deadline, `limit` after
+/// it began): a JSON answer as it is; an SSE stream relayed until `at` only, when the error
+/// answer ends it and its body is dropped (which cancels the request).
+pub(crate) fn limit_stream(
+    at: Instant,
+    limit: Duration,
+    frame: &[u8],
+    missing_id: MissingId,
+    response: HttpResponse,
+) -> HttpResponse {
     let streams = response
         .headers()
         .get(CONTENT_TYPE)
@@ -51,7 +56,7 @@ pub(crate) async fn limit(
         at,
         body,
         sender,
-        timed_out(&frame, limit, missing_id),
+        timed_out(frame, limit, missing_id),
     ));
     Response::from_parts(parts, ResponseBody::stream(events))
 }

@@ -8,9 +8,11 @@ use hyper::body::Bytes;
 use hyper::header::{
     ACCEPT, ALLOW, CONTENT_ENCODING, CONTENT_TYPE, HOST, HeaderValue, ORIGIN, RETRY_AFTER,
 };
+use hyper::http::request::Parts;
 use hyper::{Method, Request, StatusCode};
 use tokio::sync::mpsc;
 
+use super::FrameReceiver;
 use super::body::{self, BodyBudget, BodyLimits};
 use super::classify::BodyKind;
 use super::config::{Eras, HttpConfig};
@@ -28,6 +30,7 @@ use super::routing::{self, HEADER_MISMATCH};
 use super::session_id::SessionId;
 use super::sessions::{Found, Opened, PeerKey, Refusal, Sessions, Unsolicited};
 use crate::profile::{MissingId, Profile};
+use crate::split::FrameSplit;
 
 /// The first version whose SSE streams open with a priming event (an id and empty data).
 const PRIMING_FROM: &str = "2025-11-25";
@@ -83,13 +86,20 @@ impl<S: HttpService> Endpoint<S> {
         }
     }
 
-    /// Answers one request from `peer`, telling `state` how far it got (its body on its way,
-    /// the id its answer goes to).
+    /// Answers one request from `peer`, its head `head` and its body `body`, telling `state`
+    /// how far it got (its body on its way, the id its answer goes to), when a listener
+    /// watches it (the tower `Service` has none to tell).
+    ///
+    /// The head is borrowed, not moved: every future a value is moved into keeps its own copy
+    /// of it (an `async fn` keeps its arguments twice), so a moved head would be held four
+    /// times over in the future of one request. The GET stream's path, rarer, is boxed so
+    /// that its state does not size every POST's.
     pub(crate) async fn respond<B>(
         &self,
-        request: Request<B>,
-        peer: SocketAddr,
-        state: &RequestState,
+        head: &mut Parts,
+        body: B,
+        peer: &SocketAddr,
+        state: Option<&RequestState>,
     ) -> HttpResponse
     where
         B: hyper::body::Body<Data = Bytes>,
@@ -97,49 +107,48 @@ impl<S: HttpService> Endpoint<S> {
     {
         // Behind a trusted proxy, the client it names (the connection's address otherwise).
         let peer =
-            super::forwarded::client_address(peer, request.headers(), &self.config.trusted_proxies);
+            super::forwarded::client_address(*peer, &head.headers, &self.config.trusted_proxies);
         // Refused before the body is read: no id to echo.
         let refuse = Refuse {
             id: None,
-            missing_id: self.missing_id(request.headers(), None),
+            missing_id: self.missing_id(&head.headers, None),
         };
-        if let Err((status, why)) = self.check_host_and_origin(&request) {
+        if let Err((status, why)) = self.check_host_and_origin(&head.headers) {
             return refuse.error(status, why);
         }
-        let mut request = request;
         if let Some(guard) = &self.config.guard {
-            let gate = guard
-                .0
-                .check(request.method(), request.uri(), request.headers())
-                .await;
+            let gate = guard.0.check(&head.method, &head.uri, &head.headers).await;
             match gate {
                 Gate::Pass(caller) => {
                     if let Some(caller) = caller {
-                        request.extensions_mut().insert(caller);
+                        head.extensions.insert(caller);
                     }
                 }
-                Gate::Answer(answer) => return guarded(answer, request.headers()),
+                Gate::Answer(answer) => return guarded(answer, &head.headers),
             }
         }
         if let Some(check) = &self.config.health
-            && request.uri().path() == super::health::HEALTH_PATH
+            && head.uri.path() == super::health::HEALTH_PATH
         {
-            return super::health::answer(check.as_ref(), &request);
+            return super::health::answer(check.as_ref(), &without_body(head));
         }
-        if request.uri().path() != self.config.path {
+        if head.uri.path() != self.config.path {
             return refuse.error(
                 StatusCode::NOT_FOUND,
-                &format!("no MCP endpoint at {}", request.uri().path()),
+                &format!("no MCP endpoint at {}", head.uri.path()),
             );
         }
         // Present only when allowed: any other origin got 403 above.
-        let origin = request.headers().get(ORIGIN).cloned();
-        let mut response = match *request.method() {
-            Method::POST => self.post(request, peer, state).await,
+        let origin = head.headers.get(ORIGIN).cloned();
+        let mut response = match head.method {
+            Method::POST => self.post(head, body, &peer, state).await,
             // Without their bodies (which these methods do not read), so that the request
             // held across the await need not be `Sync`.
-            Method::GET => self.get(&without_body(request)).await,
-            Method::DELETE => self.delete(&without_body(request)),
+            Method::GET => {
+                let request = without_body(head);
+                Box::pin(async move { self.get(&request).await }).await
+            }
+            Method::DELETE => self.delete(&without_body(head)),
             Method::OPTIONS if origin.is_some() => cors::preflight(self.allow()),
             _ => self.method_not_allowed(),
         };
@@ -150,11 +159,10 @@ impl<S: HttpService> Endpoint<S> {
     }
 
     /// `Host` must name an allowed host; `Origin`, when present, an allowed origin (403).
-    fn check_host_and_origin<B>(
+    fn check_host_and_origin(
         &self,
-        request: &Request<B>,
+        headers: &hyper::HeaderMap,
     ) -> Result<(), (StatusCode, &'static str)> {
-        let headers = request.headers();
         if headers.get_all(HOST).iter().nth(1).is_some() {
             // RFC 9112 §3.2: more than one Host field line is a 400.
             return Err((StatusCode::BAD_REQUEST, "more than one Host header"));
@@ -284,24 +292,30 @@ impl<S: HttpService> Endpoint<S> {
     /// answers the request's id when it can be read.
     async fn post<B>(
         &self,
-        request: Request<B>,
-        peer: SocketAddr,
-        state: &RequestState,
+        parts: &mut Parts,
+        incoming: B,
+        peer: &SocketAddr,
+        state: Option<&RequestState>,
     ) -> HttpResponse
     where
         B: hyper::body::Body<Data = Bytes>,
         B::Error: std::fmt::Display,
     {
-        let (parts, incoming) = request.into_parts();
         let request_headers = &parts.headers;
-        state.body_begins(self.missing_id(request_headers, None));
+        if let Some(state) = state {
+            state.body_begins(self.missing_id(request_headers, None));
+        }
         let read = body::read(request_headers, incoming, &self.body_limits, &self.budget).await;
-        state.body_ends();
+        if let Some(state) = state {
+            state.body_ends();
+        }
         let read = match read {
             Ok(read) => read,
             Err(refusal) => return refusal.response(self.missing_id(request_headers, None)),
         };
-        let kind = BodyKind::of(&read.bytes, self.config.max_batch_len);
+        let mut kind = BodyKind::of(&read.bytes, self.config.max_batch_len);
+        // The scan goes on to the session's peer: moved, not copied.
+        let split = kind.split.take();
         // Decoded: the body's share of the budget goes back now, not when its handler returns
         // (a slow handler must not hold other clients' budget).
         drop(read.budget);
@@ -362,7 +376,9 @@ impl<S: HttpService> Endpoint<S> {
         };
         let agreed = session.as_ref().and_then(|f| f.protocol_version.as_deref());
         refuse.missing_id = self.missing_id(request_headers, agreed);
-        state.address(refuse.id, refuse.missing_id);
+        if let Some(state) = state {
+            state.address(refuse.id, refuse.missing_id);
+        }
         if let Some(why) = version_differs(request_headers, agreed) {
             return refuse.error(StatusCode::BAD_REQUEST, &why);
         }
@@ -382,16 +398,44 @@ impl<S: HttpService> Endpoint<S> {
             if let Err(why) = routing::check(request_headers, &kind) {
                 return refuse.error_with_code(StatusCode::BAD_REQUEST, HEADER_MISMATCH, &why);
             }
-            return self
-                .post_stateless(read.bytes, capacity, &kind, peer, parts)
-                .await;
+            // Awaited here, not in a function of its own: an `async fn` would keep each of
+            // its arguments twice, in a state that sizes every POST's future.
+            let (handler, caller, statuses) = self.open_stateless(&kind, *peer, parts);
+            let frame = read.bytes;
+            let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
+            let start = || {
+                let handler = Arc::clone(&handler);
+                let abort = WhenClientLeaves::Abort;
+                exchange::run(handler, frame.clone(), split, capacity, abort, None, caller)
+            };
+            let limit = self.config.effective_request_timeout();
+            let (outcome, deadline) = match limit {
+                Some(limit) => {
+                    let at = tokio::time::Instant::now() + limit;
+                    match tokio::time::timeout_at(at, start()).await {
+                        Ok(outcome) => (outcome, Some((at, limit))),
+                        Err(_) => return deadline::timed_out_answer(&frame, limit, missing_id),
+                    }
+                }
+                None => (start().await, None),
+            };
+            let mut response = answer(outcome, &kind, statuses, missing_id);
+            // Dropped with the response body (sent, or the client left the stream), or here
+            // with this future (the client hung up while the handler ran).
+            response.body_mut().keep_one(handler);
+            return match deadline {
+                Some((at, limit)) => {
+                    deadline::limit_stream(at, limit, &frame, missing_id, response)
+                }
+                None => response,
+            };
         }
         if let Some(found) = session {
             let resume = self.resume(&parts.headers, found.protocol_version.as_deref());
             let outcome = exchange::run(
                 found.handler,
                 read.bytes,
-                kind.split.clone(),
+                split,
                 capacity,
                 WhenClientLeaves::RunOn,
                 resume,
@@ -399,12 +443,14 @@ impl<S: HttpService> Endpoint<S> {
             )
             .await;
             let mut response = answer(outcome, &kind, Statuses::Session, refuse.missing_id);
-            response.body_mut().keep(vec![Box::new(found.lease)]);
+            response.body_mut().keep_one(found.lease);
             response
         } else if kind.is_initialize() {
             let caller = parts.extensions.get::<Caller>().cloned();
-            self.open_session(read.bytes, &kind, peer, caller, refuse.missing_id)
-                .await
+            // Boxed: once a session, its state need not size every POST's future.
+            let open =
+                self.open_session(read.bytes, split, &kind, *peer, caller, refuse.missing_id);
+            Box::pin(open).await
         } else {
             refuse.error(
                 StatusCode::BAD_REQUEST,
@@ -413,19 +459,18 @@ impl<S: HttpService> Endpoint<S> {
         }
     }
 
-    /// A stateless POST: a fresh handler whose work ends with its client. The handler is
-    /// dropped once the answer has been sent or the client has left (it is held by the
-    /// exchange and by the answer's body), and its task is aborted if the client leaves first.
-    async fn post_stateless(
+    /// The handler of a stateless POST: a fresh one whose work ends with its client (the
+    /// POST drops it once the answer has been sent or the client has left, and its task is
+    /// aborted if the client leaves first); the POST's caller, and the statuses its answer
+    /// gets.
+    fn open_stateless(
         &self,
-        frame: Bytes,
-        capacity: Option<usize>,
         kind: &BodyKind,
         peer: SocketAddr,
-        parts: hyper::http::request::Parts,
-    ) -> HttpResponse {
+        parts: &mut Parts,
+    ) -> (Arc<S::Handler>, Option<Caller>, Statuses) {
         let parts_caller = parts.extensions.get::<Caller>().cloned();
-        let request_headers = parts.headers;
+        let request_headers = std::mem::take(&mut parts.headers);
         // An MCP client (one that names its version) gets the statuses of 2026-07-28; plain
         // JSON-RPC behind a stateless endpoint keeps those of JSON-RPC over HTTP.
         let statuses = if kind.meta_version.is_some()
@@ -435,8 +480,6 @@ impl<S: HttpService> Endpoint<S> {
         } else {
             Statuses::Session
         };
-        // Dropped with this future (the client hung up while the handler ran) or with the
-        // response body (sent, or the client left the stream).
         let handler = Arc::new(self.service.open(SessionContext {
             peer,
             id: None,
@@ -445,26 +488,7 @@ impl<S: HttpService> Endpoint<S> {
             caller: parts_caller.clone(),
             request_headers: Some(request_headers),
         }));
-        let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
-        let exchange = async {
-            let outcome = exchange::run(
-                Arc::clone(&handler),
-                frame.clone(),
-                kind.split.clone(),
-                capacity,
-                WhenClientLeaves::Abort,
-                None,
-                parts_caller,
-            )
-            .await;
-            let mut response = answer(outcome, kind, statuses, missing_id);
-            response.body_mut().keep(vec![Box::new(handler)]);
-            response
-        };
-        match self.config.effective_request_timeout() {
-            Some(limit) => deadline::limit(limit, frame.clone(), missing_id, exchange).await,
-            None => exchange.await,
-        }
+        (handler, parts_caller, statuses)
     }
 
     /// Runs an `initialize` without a session and opens one when it succeeds. The handler
@@ -472,6 +496,7 @@ impl<S: HttpService> Endpoint<S> {
     async fn open_session(
         &self,
         frame: Bytes,
+        split: Option<Box<FrameSplit>>,
         kind: &BodyKind,
         peer: SocketAddr,
         caller: Option<Caller>,
@@ -515,7 +540,7 @@ impl<S: HttpService> Endpoint<S> {
         let outcome = exchange::run(
             Arc::clone(&handler),
             frame,
-            kind.split.clone(),
+            split,
             None,
             WhenClientLeaves::RunOn,
             None,
@@ -617,7 +642,7 @@ impl<S: HttpService> Endpoint<S> {
                     resumable::resume_get_stream(resume.clone(), slot, ended, &last_event_id);
                 match resumed.await {
                     Some(Ok(mut response)) => {
-                        response.body_mut().keep(vec![Box::new(found.lease)]);
+                        response.body_mut().keep_one(found.lease);
                         return response;
                     }
                     Some(Err((status, why))) => return refuse.error(status, &why),
@@ -630,7 +655,7 @@ impl<S: HttpService> Endpoint<S> {
                     Ok(response) => response,
                     Err(why) => return refuse.error(StatusCode::BAD_REQUEST, &why),
                 };
-            response.body_mut().keep(vec![Box::new(found.lease)]);
+            response.body_mut().keep_one(found.lease);
             return response;
         }
         let Some(slot) = found.unsolicited.clone() else {
@@ -652,7 +677,7 @@ impl<S: HttpService> Endpoint<S> {
             let ended = found.ended.clone();
             match resumable::open_get_stream(resume, slot.clone(), receiver, ended).await {
                 Ok(mut response) => {
-                    response.body_mut().keep(vec![Box::new(found.lease)]);
+                    response.body_mut().keep_one(found.lease);
                     return response;
                 }
                 Err(back) => receiver = back,
@@ -662,7 +687,7 @@ impl<S: HttpService> Endpoint<S> {
         let ended = found.ended.clone();
         tokio::spawn(forward_unsolicited(receiver, slot, ended, sender));
         let mut response = event_stream(events);
-        response.body_mut().keep(vec![Box::new(found.lease)]);
+        response.body_mut().keep_one(found.lease);
         response
     }
 
@@ -739,7 +764,7 @@ impl<S: HttpService> Endpoint<S> {
 /// Feeds a GET stream from the session's unsolicited frames until the client leaves or the
 /// session ends; then the receiver goes back to the session for the next GET.
 async fn forward_unsolicited(
-    mut receiver: mpsc::Receiver<Bytes>,
+    mut receiver: FrameReceiver,
     slot: Unsolicited,
     mut ended: tokio::sync::watch::Receiver<()>,
     sender: mpsc::Sender<Bytes>,
@@ -1007,7 +1032,7 @@ fn owner_of(extensions: &hyper::http::Extensions) -> Option<&str> {
         .map(|caller| caller.subject.as_str())
 }
 
-fn without_body<B>(request: Request<B>) -> Request<()> {
-    let (parts, _) = request.into_parts();
-    Request::from_parts(parts, ())
+fn without_body(head: &mut Parts) -> Request<()> {
+    let (empty, ()) = Request::new(()).into_parts();
+    Request::from_parts(std::mem::replace(head, empty), ())
 }

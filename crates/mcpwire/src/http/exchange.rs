@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TryRecvError;
 use tokio::task::JoinHandle;
 
+use super::FrameReceiver;
 use super::handler::{HandlerReply, Outbound, SessionHandler};
 use super::race::{First, race};
 use super::response::{HttpResponse, event_stream, sse_event};
@@ -71,7 +72,12 @@ impl Drop for HandlerTask {
 /// is resumable (see [`resumable`]), and the handler may close its connection early. The
 /// handler's [`Outbound`] names `caller`, the POST's own, and carries `split`, the
 /// endpoint's scan of `frame`.
-pub(crate) async fn run<H: SessionHandler>(
+///
+/// The handler's task is spawned at once (callers await the exchange right away), and the
+/// arguments it takes are handed to it here: the returned future keeps only what it waits
+/// on (an `async fn` would keep every argument twice, and that state sizes every POST's
+/// future).
+pub(crate) fn run<H: SessionHandler>(
     handler: Arc<H>,
     frame: Bytes,
     split: Option<Box<crate::split::FrameSplit>>,
@@ -79,7 +85,7 @@ pub(crate) async fn run<H: SessionHandler>(
     when_client_leaves: WhenClientLeaves,
     resume: Option<Resume>,
     caller: Option<super::Caller>,
-) -> Outcome {
+) -> impl Future<Output = Outcome> {
     let close = resume
         .as_ref()
         .map(|_| Arc::new(tokio::sync::Notify::new()));
@@ -91,15 +97,25 @@ pub(crate) async fn run<H: SessionHandler>(
         None => (Outbound::closed(), None),
     };
     let outbound = outbound.answering(caller).reading(split);
-    let mut task = HandlerTask {
+    let task = HandlerTask {
         task: tokio::spawn(async move { handler.handle_reply(frame, outbound).await }),
         when_client_leaves,
     };
+    serve(task, frames, resume.zip(close))
+}
+
+/// Waits for the handler's task: its reply, or its frames streamed.
+async fn serve(
+    mut task: HandlerTask,
+    frames: Option<FrameReceiver>,
+    resume: Option<(Resume, Arc<tokio::sync::Notify>)>,
+) -> Outcome {
     let Some(mut frames) = frames else {
         return finished(task.await);
     };
-    if let (Some(resume), Some(close)) = (resume, close) {
-        return resumable::run(resume, frames, task, close).await;
+    if let Some((resume, close)) = resume {
+        // Boxed: only with an event store; inline, it would size every exchange's future.
+        return Box::pin(resumable::run(resume, frames, task, close)).await;
     }
     let first = race(frames.recv(), &mut task).await;
     match first {
@@ -128,7 +144,7 @@ pub(crate) fn finished(done: Result<Option<HandlerReply>, tokio::task::JoinError
 }
 
 /// Starts the SSE stream of an exchange whose handler sent `first` and is still running.
-fn stream(first: Bytes, frames: mpsc::Receiver<Bytes>, task: HandlerTask) -> HttpResponse {
+fn stream(first: Bytes, frames: FrameReceiver, task: HandlerTask) -> HttpResponse {
     let (sender, events) = mpsc::channel(EVENT_QUEUE);
     tokio::spawn(async move {
         let mut frames = frames;
@@ -163,7 +179,7 @@ fn stream(first: Bytes, frames: mpsc::Receiver<Bytes>, task: HandlerTask) -> Htt
 /// stream ends when this returns (the sender is dropped).
 async fn forward_rest(
     first: Bytes,
-    mut frames: mpsc::Receiver<Bytes>,
+    mut frames: FrameReceiver,
     reply: Option<HandlerReply>,
     sender: &mpsc::Sender<Bytes>,
 ) -> Result<(), ()> {

@@ -5,11 +5,12 @@ use std::future::Future;
 use std::net::SocketAddr;
 
 use hyper::body::Bytes;
-use tokio::sync::mpsc;
 
 use super::session_id::SessionId;
+use super::{FrameReceiver, FrameSender};
 use crate::peer::{ReplyFacts, ReplyFrame};
 use crate::service::Closed;
+use crate::service::queue;
 
 /// A server behind the Streamable HTTP transport: it opens one [`SessionHandler`] per session
 /// (at a successful `initialize`), or one per POST served statelessly.
@@ -119,7 +120,7 @@ impl From<ReplyFrame> for HandlerReply {
 /// session's GET stream. Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct Outbound {
-    sender: mpsc::Sender<Bytes>,
+    sender: FrameSender,
     /// Set on the stream of a POST that can be resumed: told to close the connection early.
     pub(crate) close: Option<std::sync::Arc<tokio::sync::Notify>>,
     /// The caller a [`Guard`](super::Guard) identified for the POST this stream answers.
@@ -131,8 +132,8 @@ pub struct Outbound {
 
 impl Outbound {
     /// A sender and the receiver the transport drains, holding up to `capacity` frames.
-    pub(crate) fn channel(capacity: usize) -> (Outbound, mpsc::Receiver<Bytes>) {
-        let (sender, receiver) = mpsc::channel(capacity);
+    pub(crate) fn channel(capacity: usize) -> (Outbound, FrameReceiver) {
+        let (sender, receiver) = queue::channel(capacity);
         (
             Outbound {
                 sender,

@@ -679,15 +679,16 @@ async fn serve_connection<S: HttpService>(
             let unsent = Arc::clone(&unsent);
             let mark = activity.begin();
             let activity = Arc::clone(&activity);
+            let (mut head, body) = request.into_parts();
             async move {
                 let state = &activity.request;
                 // Asked to make room before the answer began: the request ends here (its
                 // handler is dropped with `respond` where the mode cancels on leaving).
-                let response =
-                    match race(endpoint.respond(request, peer, state), state.shed_signal()).await {
-                        First::Left(response) => response,
-                        First::Right(()) => state.shed_answer(),
-                    };
+                let respond = std::pin::pin!(endpoint.respond(&mut head, body, &peer, Some(state)));
+                let response = match race(respond, state.shed_signal()).await {
+                    First::Left(response) => response,
+                    First::Right(()) => state.shed_answer(),
+                };
                 state.answered();
                 // The answer's bytes count against the response budget until written.
                 let mut response = response_budget::admit(response, &unsent, limits.timeout);

@@ -123,6 +123,10 @@ mod endpoint;
 mod event_store;
 mod exchange;
 mod forwarded;
+/// The sending side of one response stream's frames (see [`crate::service::queue`]).
+pub(crate) type FrameSender = crate::service::queue::Sender<hyper::body::Bytes>;
+/// The receiving side of one response stream's frames.
+pub(crate) type FrameReceiver = crate::service::queue::Receiver<hyper::body::Bytes>;
 mod guard;
 mod handler;
 mod headers;

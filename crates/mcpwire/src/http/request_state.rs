@@ -3,7 +3,7 @@
 //! ends it early to make room for another connection of the same client.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
 use hyper::StatusCode;
@@ -26,7 +26,9 @@ pub(crate) struct RequestState {
     answered: AtomicBool,
     /// The id the answer goes to, as sent, and how the endpoint spells its absence.
     addressee: Mutex<(Option<String>, MissingId)>,
-    shed: watch::Sender<bool>,
+    /// Made when first asked for: only the listener sheds requests, and a request served
+    /// through the tower `Service` allocates none.
+    shed: OnceLock<watch::Sender<bool>>,
 }
 
 /// Where a request stands, for choosing which connection makes room.
@@ -45,7 +47,7 @@ impl Default for RequestState {
             awaiting_body: AtomicBool::new(false),
             answered: AtomicBool::new(false),
             addressee: Mutex::new((None, MissingId::Omit)),
-            shed: watch::Sender::new(false),
+            shed: OnceLock::new(),
         }
     }
 }
@@ -105,17 +107,22 @@ impl RequestState {
     /// Ends the request to make room: its answer, when not yet begun, becomes
     /// [`shed_answer`](Self::shed_answer), and the connection closes.
     pub(crate) fn shed(&self) {
-        self.shed.send_replace(true);
+        self.shed_sender().send_replace(true);
     }
 
     /// Whether the request was asked to end to make room.
     pub(crate) fn is_shed(&self) -> bool {
-        *self.shed.borrow()
+        self.shed.get().is_some_and(|shed| *shed.borrow())
+    }
+
+    /// The sender of the signal to end to make room.
+    fn shed_sender(&self) -> &watch::Sender<bool> {
+        self.shed.get_or_init(|| watch::Sender::new(false))
     }
 
     /// Completes once the request is to end to make room.
     pub(crate) async fn shed_signal(&self) {
-        let mut shed = self.shed.subscribe();
+        let mut shed = self.shed_sender().subscribe();
         let _ = shed.wait_for(|shed| *shed).await;
     }
 

@@ -25,6 +25,8 @@ pub(crate) type Keep = Vec<Box<dyn Any + Send + Sync>>;
 /// events arrive as they are sent (an [`http_body::Body`](hyper::body::Body) of [`Bytes`]).
 pub struct ResponseBody {
     kind: Kind,
+    /// The first value kept, held without a vector (most bodies keep one).
+    _held: Option<Box<dyn Any + Send + Sync>>,
     _keep: Keep,
 }
 
@@ -46,6 +48,7 @@ impl ResponseBody {
     pub(crate) fn full(bytes: Bytes) -> ResponseBody {
         ResponseBody {
             kind: Kind::Full((!bytes.is_empty()).then_some(bytes)),
+            _held: None,
             _keep: Vec::new(),
         }
     }
@@ -53,6 +56,7 @@ impl ResponseBody {
     pub(crate) fn stream(receiver: mpsc::Receiver<Bytes>) -> ResponseBody {
         ResponseBody {
             kind: Kind::Stream(receiver),
+            _held: None,
             _keep: Vec::new(),
         }
     }
@@ -66,8 +70,22 @@ impl ResponseBody {
     }
 
     /// Keeps `value` alive until the body has been sent or dropped.
+    pub(crate) fn keep_one(&mut self, value: impl Any + Send + Sync) {
+        let value = Box::new(value);
+        if self._held.is_none() {
+            self._held = Some(value);
+        } else {
+            self._keep.push(value);
+        }
+    }
+
+    /// Keeps `value` alive until the body has been sent or dropped.
     pub(crate) fn keep(&mut self, value: Keep) {
-        self._keep.extend(value);
+        if self._keep.is_empty() {
+            self._keep = value; // taken as it is, not copied into a vector grown for four
+        } else {
+            self._keep.extend(value);
+        }
     }
 }
 
@@ -114,6 +132,9 @@ pub(crate) fn empty(status: StatusCode) -> HttpResponse {
 pub(crate) fn json(status: StatusCode, body: Bytes) -> HttpResponse {
     let mut response = Response::new(ResponseBody::full(body));
     *response.status_mut() = status;
+    // Room for `Content-Type` (a map grows as more are added): the first insert into an
+    // empty map makes room for six.
+    *response.headers_mut() = hyper::HeaderMap::with_capacity(1);
     response
         .headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));

@@ -22,6 +22,7 @@ use hyper::body::Bytes;
 use tokio::sync::mpsc::error::TryRecvError;
 use tokio::sync::{Notify, mpsc, watch};
 
+use super::FrameReceiver;
 use super::event_store::{EventId, EventStore, StreamId};
 use super::exchange::{EVENT_QUEUE, HandlerTask, Outcome, finished};
 use super::handler::HandlerReply;
@@ -45,7 +46,7 @@ pub(crate) struct Resume {
 /// close the connection); otherwise a stored, resumable SSE stream.
 pub(crate) async fn run(
     resume: Resume,
-    mut frames: mpsc::Receiver<Bytes>,
+    mut frames: FrameReceiver,
     mut task: HandlerTask,
     close: Arc<Notify>,
 ) -> Outcome {
@@ -127,9 +128,9 @@ pub(crate) async fn resume(
 pub(crate) async fn open_get_stream(
     resume: Resume,
     slot: Unsolicited,
-    receiver: mpsc::Receiver<Bytes>,
+    receiver: FrameReceiver,
     ended: watch::Receiver<()>,
-) -> Result<HttpResponse, mpsc::Receiver<Bytes>> {
+) -> Result<HttpResponse, FrameReceiver> {
     let Ok(stream) = StreamId::generate() else {
         return Err(receiver);
     };
@@ -202,7 +203,7 @@ fn carry_get_stream(
     resume: Resume,
     at: EventId,
     slot: Unsolicited,
-    receiver: mpsc::Receiver<Bytes>,
+    receiver: FrameReceiver,
     ended: watch::Receiver<()>,
 ) -> HttpResponse {
     let (sender, events) = mpsc::channel(EVENT_QUEUE);
@@ -236,7 +237,7 @@ struct GetWriter {
 }
 
 impl GetWriter {
-    async fn write(mut self, mut receiver: mpsc::Receiver<Bytes>) {
+    async fn write(mut self, mut receiver: FrameReceiver) {
         loop {
             let next = race(
                 race(receiver.recv(), self.ended.changed()),
@@ -274,7 +275,7 @@ impl Writer {
     async fn write(
         self,
         first: Option<Bytes>,
-        mut frames: mpsc::Receiver<Bytes>,
+        mut frames: FrameReceiver,
         mut task: HandlerTask,
         done: Option<Result<Option<HandlerReply>, tokio::task::JoinError>>,
     ) {

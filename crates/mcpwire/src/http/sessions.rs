@@ -9,9 +9,9 @@ use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use hyper::body::Bytes;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
+use super::FrameReceiver;
 use super::event_store::StreamId;
 use super::session_id::SessionId;
 
@@ -50,7 +50,7 @@ pub(crate) enum Refusal {
 /// stream is open), and with an event store the stored stream the GET stream writes (what a
 /// `Last-Event-ID` may resume).
 pub(crate) struct GetStream {
-    pub(crate) receiver: Option<mpsc::Receiver<Bytes>>,
+    pub(crate) receiver: Option<FrameReceiver>,
     pub(crate) stored: Option<StreamId>,
 }
 
@@ -61,7 +61,7 @@ pub(crate) type Unsolicited = Arc<Mutex<GetStream>>;
 pub(crate) struct Opened<H> {
     pub(crate) handler: Arc<H>,
     pub(crate) peer: PeerKey,
-    pub(crate) unsolicited: Option<mpsc::Receiver<Bytes>>,
+    pub(crate) unsolicited: Option<FrameReceiver>,
     /// Dropped with the entry: the handler learns that its session ended.
     pub(crate) ended: watch::Sender<()>,
     /// The protocol version `initialize` agreed, when its reply named one.

@@ -19,7 +19,6 @@ use hyper::{Request, Response};
 use super::config::HttpConfig;
 use super::endpoint::Endpoint;
 use super::handler::HttpService;
-use super::request_state::RequestState;
 use super::response::ResponseBody;
 
 /// The address of the client that sent a request, as a request extension: what
@@ -128,13 +127,10 @@ where
     fn call(&mut self, request: Request<B>) -> Self::Future {
         self.start_sweeping();
         let endpoint = Arc::clone(&self.endpoint);
-        Box::pin(async move {
-            let peer = peer_of(&request);
-            let state = RequestState::default();
-            state.begin();
-            let response = endpoint.respond(request, peer, &state).await;
-            state.answered();
-            Ok(response)
-        })
+        let peer = peer_of(&request);
+        // Split here, so that the future holds the head once (see `Endpoint::respond`).
+        let (mut head, body) = request.into_parts();
+        // No `RequestState`: only the listener's connection limits read one.
+        Box::pin(async move { Ok(endpoint.respond(&mut head, body, &peer, None).await) })
     }
 }

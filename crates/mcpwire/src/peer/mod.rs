@@ -238,7 +238,13 @@ impl Peer {
 
     /// The events and the reply of a decoded frame.
     fn receive_decoded<'a>(&mut self, decoded: Decoded<'a>) -> Received<'a> {
-        let mut events = Vec::new();
+        // Sized for one event a message (a cancellation may add more): a single message's
+        // one event would otherwise take a vector of four.
+        let mut events = Vec::with_capacity(match &decoded {
+            Decoded::Single(_) => 1,
+            Decoded::Batch(messages) => messages.len(),
+            Decoded::Rejected(_) => 0,
+        });
         let mut reply_facts = ReplyFacts::batch();
         let reply = match decoded {
             Decoded::Rejected(rejection) => {

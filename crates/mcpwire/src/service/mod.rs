@@ -56,6 +56,7 @@ mod core;
 mod frames;
 mod handle;
 mod io;
+pub mod queue;
 mod session;
 mod sink;
 mod trace;

@@ -1,7 +1,7 @@
-//! Where a session's outgoing messages go: a bounded channel of typed [`Outgoing`] items that
-//! the transport drains.
+//! Where a session's outgoing messages go: a bounded queue of typed [`Outgoing`] items that
+//! the transport drains ([`super::queue`]: nothing is allocated until a message is sent).
 
-use tokio::sync::mpsc;
+use super::queue;
 
 use crate::peer::ReplyFrame;
 
@@ -53,18 +53,19 @@ impl Outgoing {
 /// dropped.
 #[derive(Debug, Clone)]
 pub struct Sink {
-    sender: mpsc::Sender<Outgoing>,
+    sender: queue::Sender<Outgoing>,
     /// Set by a transport whose stream for this sink can be closed early and resumed.
     closable: bool,
 }
 
-/// The sink's receiving end.
-pub type SinkReceiver = mpsc::Receiver<Outgoing>;
+/// The sink's receiving end: [`recv`](queue::Receiver::recv) and
+/// [`try_recv`](queue::Receiver::try_recv).
+pub type SinkReceiver = queue::Receiver<Outgoing>;
 
 impl Sink {
     /// A sink holding at most `capacity` messages not yet taken by the transport.
     pub fn channel(capacity: usize) -> (Sink, SinkReceiver) {
-        let (sender, receiver) = mpsc::channel(capacity.max(1));
+        let (sender, receiver) = queue::channel(capacity.max(1));
         (
             Sink {
                 sender,
