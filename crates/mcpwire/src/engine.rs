@@ -21,6 +21,7 @@ use crate::profile::Profile;
 use crate::reply::RpcError;
 use crate::router::{FallbackHandler, NotificationHandler, RequestHandler, Route, Router};
 
+#[cfg(feature = "tokio")]
 use {crate::service::AsyncContext, crate::service::BoxFuture, std::sync::Arc};
 
 /// Where the engine finds the peer and the state.
@@ -33,6 +34,7 @@ pub(crate) trait Host<S> {
 
     /// The state and context an async handler of this call runs with (`call` is `None` for a
     /// notification); `None` when this host cannot run async handlers.
+    #[cfg(feature = "tokio")]
     fn async_call(
         &mut self,
         call: Option<&Call>,
@@ -47,14 +49,17 @@ pub(crate) enum Next<'a> {
     Reply(Option<ReplyFrame>),
     /// An async request handler was started, or failed to start (bad params, a panic): the
     /// host runs it and passes `call` and its outcome to [`Peer::reply`].
+    #[cfg(feature = "tokio")]
     Request {
         call: Call,
         started: Result<BoxFuture<Result<String, RpcError>>, RpcError>,
     },
     /// An async notification handler to run.
+    #[cfg(feature = "tokio")]
     Notification(BoxFuture<()>),
     /// Not the router's business: the answer to a request this side sent, or a cancellation
     /// (the blocking driver, which sends no requests, has nothing to do with it).
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     Host(Event<'a>),
 }
 
@@ -117,6 +122,7 @@ fn request<'a, S, H: Host<S>>(
             &|ctx| fallback(state, params, ctx).map(into_string),
             switch_to,
         ),
+        #[cfg(feature = "tokio")]
         Route::Handler(RequestHandler::Async(handler)) => {
             match host.async_call(Some(&call), method, params) {
                 Some((state, ctx)) => {
@@ -129,6 +135,7 @@ fn request<'a, S, H: Host<S>>(
                 None => Err(RpcError::internal_error()),
             }
         }
+        #[cfg(feature = "tokio")]
         Route::Fallback(FallbackHandler::Async(fallback)) => {
             match host.async_call(Some(&call), method, params) {
                 Some((state, ctx)) => {
@@ -171,6 +178,7 @@ fn notification<'a, S, H: Host<S>>(
             });
             None
         }
+        #[cfg(feature = "tokio")]
         Route::Handler(NotificationHandler::Async(handler)) => {
             let Some((state, ctx)) = host.async_call(None, &method, params) else {
                 return Next::Reply(None);
@@ -182,6 +190,7 @@ fn notification<'a, S, H: Host<S>>(
                 Err(_panic) => None,
             }
         }
+        #[cfg(feature = "tokio")]
         Route::Fallback(FallbackHandler::Async(fallback)) => {
             let Some((state, ctx)) = host.async_call(None, &method, params) else {
                 return Next::Reply(None);

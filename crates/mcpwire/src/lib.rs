@@ -122,12 +122,12 @@
 //!
 //! Underneath, [`peer::Peer`] is a sans-IO conversation (server and client alike): frames in,
 //! events out, typed requests to the other side, cancellation and timeouts by the caller's
-//! clock. One [`Router`] holds synchronous handlers and async ones (`Router::request_async`);
-//! one dispatch path runs them over the peer, and one driver, `service::Session`, which runs
-//! both kinds, async ones concurrently on tokio, with notifications, progress, requests to the
+//! clock. One [`Router`] holds synchronous handlers and, with the `tokio` feature, async ones
+//! (`Router::request_async`); one dispatch path runs them over the peer, and one driver,
+//! `service::Session`, which runs both kinds, async ones concurrently on tokio, with notifications, progress, requests to the
 //! other side and cancellation (see `docs/runtime.md`). [`Server`] is its blocking front end:
-//! it polls the session's reading of each frame in place and needs no runtime at all (frame
-//! in, reply bytes out: what the fuzz targets, the property tests and a server that only
+//! it polls the session's reading of each frame in place and needs no runtime at all (without
+//! features the crate builds tokio's `sync` primitives only; frame in, reply bytes out: what the fuzz targets, the property tests and a server that only
 //! computes replies want); it runs the synchronous handlers.
 //! The lower layers are public too: [`decode()`] classifies a frame without dispatching it,
 //! [`reply`] writes reply bytes, [`scan`] validates JSON without recursion.

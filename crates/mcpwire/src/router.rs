@@ -6,8 +6,8 @@
 //! with their raw params, and an optional event handler receives response-shaped input.
 //!
 //! Handlers are registered synchronous ([`request`](Router::request), run in place with the
-//! state as `&S` and a [`CallContext`]) or async (`request_async`, run concurrently with the
-//! state as `Arc<S>` and a `service::AsyncContext`), side by side on one router. The one
+//! state as `&S` and a [`CallContext`]) or, with the `tokio` feature, async (`request_async`,
+//! run concurrently with the state as `Arc<S>` and a `service::AsyncContext`), side by side on one router. The one
 //! dispatch path (`engine.rs`) runs both: the async `service::Session` runs every kind on
 //! tokio; the blocking [`Server`](crate::Server), which polls that session in place with no
 //! runtime, the synchronous ones (an async handler under it is answered -32603: it needs a
@@ -42,6 +42,7 @@ use crate::params::{RawParams, decode_params};
 use crate::peer::result_json;
 use crate::reply::RpcError;
 
+#[cfg(feature = "tokio")]
 use {
     crate::service::AsyncContext, crate::service::BoxFuture, std::future::Future, std::sync::Arc,
 };
@@ -56,6 +57,7 @@ type SyncFallbackFn<S> = dyn Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>)
     + Send
     + Sync;
 /// After its params decoded: the future computing the result's JSON text.
+#[cfg(feature = "tokio")]
 type AsyncRequestFn<S> = dyn Fn(
         Arc<S>,
         Option<RawParams<'_>>,
@@ -64,9 +66,11 @@ type AsyncRequestFn<S> = dyn Fn(
     ) -> Result<BoxFuture<Result<String, RpcError>>, RpcError>
     + Send
     + Sync;
+#[cfg(feature = "tokio")]
 type AsyncNotificationFn<S> = dyn Fn(Arc<S>, Option<RawParams<'_>>, usize, AsyncContext) -> Result<BoxFuture<()>, RpcError>
     + Send
     + Sync;
+#[cfg(feature = "tokio")]
 type AsyncFallbackFn<S> = dyn Fn(
         Arc<S>,
         Option<RawParams<'_>>,
@@ -79,18 +83,21 @@ type EventFn<S> = dyn Fn(&S, ProtocolEvent) + Send + Sync;
 /// A registered request handler.
 pub(crate) enum RequestHandler<S> {
     Sync(Box<SyncRequestFn<S>>),
+    #[cfg(feature = "tokio")]
     Async(Box<AsyncRequestFn<S>>),
 }
 
 /// A registered notification handler.
 pub(crate) enum NotificationHandler<S> {
     Sync(Box<SyncNotificationFn<S>>),
+    #[cfg(feature = "tokio")]
     Async(Box<AsyncNotificationFn<S>>),
 }
 
 /// The registered fallback.
 pub(crate) enum FallbackHandler<S> {
     Sync(Box<SyncFallbackFn<S>>),
+    #[cfg(feature = "tokio")]
     Async(Box<AsyncFallbackFn<S>>),
 }
 
@@ -250,7 +257,8 @@ fn route<'r, H, S>(
     }
 }
 
-/// Async registration, beside the synchronous one.
+#[cfg(feature = "tokio")]
+/// Async registration (feature `tokio`), beside the synchronous one.
 impl<S: Send + Sync + 'static> Router<S> {
     /// Registers an async request handler (replacing an earlier one of the same name). It
     /// runs concurrently with other handlers, gets the state as `Arc<S>` (use interior
@@ -336,6 +344,7 @@ impl<S: Send + Sync + 'static> Router<S> {
 }
 
 /// The raw params a [`Router::fallback_async`] handler owns: a copy of the frame's.
+#[cfg(feature = "tokio")]
 fn owned(params: Option<RawParams<'_>>) -> Option<Box<RawValue>> {
     params.and_then(|p| RawValue::from_string(p.get().to_owned()).ok())
 }

@@ -58,7 +58,9 @@ impl<S: std::fmt::Debug> std::fmt::Debug for Server<S> {
 impl<S> Server<S> {
     /// A server starting under `profile`.
     pub fn new(profile: Profile, state: S, router: Router<S>) -> Self {
+        #[cfg_attr(not(feature = "tokio"), allow(unused_mut))]
         let mut session = Session::new(profile.clone(), state, router);
+        #[cfg(feature = "tokio")]
         session.set_runs_async(false);
         let (sink, replies) = Sink::channel(REPLIES_PER_FRAME);
         Self {
@@ -102,8 +104,11 @@ impl<S> Server<S> {
     /// The async [`Session`] this server drives, from its current profile, with the default
     /// [`Options`](crate::service::Options). Fed the same frames in the same order, one at a
     /// time, it sends the replies [`handle_frame`](Self::handle_frame) returns; run on tokio,
-    /// it also runs the router's async handlers, which this server answers -32603.
+    /// it also runs the router's async handlers (feature `tokio`), which this server answers
+    /// -32603.
+    #[cfg_attr(not(feature = "tokio"), allow(unused_mut))]
     pub fn into_session(mut self) -> Session<S> {
+        #[cfg(feature = "tokio")]
         self.session.set_runs_async(true);
         self.session
     }
@@ -140,13 +145,12 @@ impl<S> Server<S> {
     /// success, one error and its code, a batch's array), so that a transport mapping replies
     /// to statuses does not read it again.
     pub fn handle_frame_reply(&mut self, frame: &[u8]) -> Option<ReplyFrame> {
-        // Tokio's cooperative budget, when called on a runtime's task, never makes it wait.
         // Without async handlers nothing in it waits: a handler slot is free (every frame
-        // gives its slots back) and the sink has room for the frame's one reply.
+        // gives its slots back) and the sink has room for the frame's one reply. Both are
+        // taken without waiting first, so tokio's cooperative budget, when this is called on
+        // a runtime's task, is never consulted either.
         let done = {
-            let receive = pin!(tokio::task::unconstrained(
-                self.session.receive(frame, &self.sink)
-            ));
+            let receive = pin!(self.session.receive(frame, &self.sink));
             receive.poll(&mut Context::from_waker(Waker::noop()))
         };
         debug_assert!(done.is_ready(), "a frame of a blocking server never waits");
@@ -295,6 +299,7 @@ mod tests {
 
     /// Without a runtime an async handler cannot run: the blocking server answers -32603 with
     /// the id; the session it becomes runs the handler on tokio.
+    #[cfg(feature = "tokio")]
     #[test]
     fn async_handlers_are_refused_in_place_and_run_by_the_session() {
         let router = Router::<()>::new().request_async(
@@ -321,6 +326,24 @@ mod tests {
             items.recv().await.unwrap().into_bytes()
         });
         assert_eq!(reply, br#"{"jsonrpc":"2.0","id":"x","result":"ran"}"#);
+    }
+
+    /// Called on a runtime's task that never yields, a blocking server answers every frame:
+    /// tokio's cooperative budget (128 operations a poll) never makes its session wait.
+    #[tokio::test(flavor = "current_thread")]
+    async fn frames_on_a_task_never_wait_for_tokios_budget() {
+        let router = Router::new().request("n", |_: &(), n: [u32; 1], _: &mut CallContext<'_>| {
+            Ok::<_, RpcError>(n)
+        });
+        let mut server = Server::new(Profile::jsonrpc_2_0(), (), router);
+        for n in 0..1000 {
+            let frame = format!(r#"{{"jsonrpc":"2.0","id":{n},"method":"n","params":[{n}]}}"#);
+            assert_eq!(
+                server.handle_frame(frame.as_bytes()),
+                Some(format!(r#"{{"jsonrpc":"2.0","id":{n},"result":[{n}]}}"#).into_bytes()),
+                "frame {n}"
+            );
+        }
     }
 
     #[test]

@@ -11,7 +11,9 @@ use crate::decode::ResponseDefect;
 use crate::peer::{AnyResult, CallKey, OutgoingId, Peer, ResultError};
 use crate::reply::RpcError;
 
-/// How a request this side sent ended.
+/// How a request this side sent ended. Read by its caller's
+/// [`PeerHandle`](super::PeerHandle) (feature `tokio`; without it this side sends none).
+#[cfg_attr(not(feature = "tokio"), allow(dead_code))]
 pub(crate) enum Answer {
     Result(AnyResult),
     Error(RpcError),

@@ -6,20 +6,25 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tokio::task::JoinHandle;
 
-use super::catch::{BoxFuture, CatchUnwind};
-use super::context::progress_token_of;
 use super::core::{Answer, Core};
 use super::sink::{Outgoing, Sink, SinkReceiver};
 use super::trace::{self, RequestTrace};
-use super::{AsyncContext, Attachment, CancellationToken, PeerHandle};
+use super::{Attachment, CancellationToken};
 use crate::engine::{self, Host, Next};
-use crate::params::RawParams;
-use crate::peer::{Call, Event, Peer};
+use crate::peer::{Event, Peer};
 use crate::profile::Profile;
 use crate::reply::RpcError;
 use crate::router::Router;
+#[cfg(feature = "tokio")]
+use {
+    super::catch::{BoxFuture, CatchUnwind},
+    super::context::progress_token_of,
+    super::{AsyncContext, PeerHandle},
+    crate::params::RawParams,
+    crate::peer::Call,
+    tokio::task::JoinHandle,
+};
 
 /// The largest [`Options::max_concurrency`] honoured.
 pub const MAX_CONCURRENCY: u32 = 1 << 20;
@@ -89,7 +94,8 @@ struct Shared<S> {
     span: tracing::Span,
     /// Whether async handlers run; when not (the blocking [`Server`](crate::Server)'s
     /// session), a call routed to one is answered -32603, and every frame is done with once
-    /// [`Session::receive`] returns.
+    /// [`Session::receive`] returns. Without feature `tokio` none can be registered.
+    #[cfg(feature = "tokio")]
     runs_async: bool,
 }
 
@@ -169,6 +175,7 @@ impl<S> Session<S> {
                 unsolicited: Mutex::new(Some(unsolicited)),
                 closing: CancellationToken::new(),
                 span,
+                #[cfg(feature = "tokio")]
                 runs_async: true,
             }),
         }
@@ -182,6 +189,7 @@ impl<S> Session<S> {
     /// Whether async handlers run: when not (the blocking [`Server`](crate::Server)'s
     /// session), one is answered -32603. `false` (nothing changed) while another clone of
     /// the session exists.
+    #[cfg(feature = "tokio")]
     pub(crate) fn set_runs_async(&mut self, runs_async: bool) -> bool {
         Arc::get_mut(&mut self.shared)
             .map(|shared| shared.runs_async = runs_async)
@@ -213,11 +221,13 @@ impl<S> Session<S> {
         self.shared.core.lock().peer.profile().clone()
     }
 
-    /// A handle sending to the other side through the session-wide sink.
+    /// A handle sending to the other side through the session-wide sink (feature `tokio`).
+    #[cfg(feature = "tokio")]
     pub fn handle(&self) -> PeerHandle {
         self.handle_on(self.shared.session_sink.clone())
     }
 
+    #[cfg(feature = "tokio")]
     fn handle_on(&self, sink: Sink) -> PeerHandle {
         PeerHandle {
             core: Arc::clone(&self.shared.core),
@@ -318,6 +328,7 @@ impl<S> Session<S> {
             },
             _ => None,
         };
+        #[cfg(feature = "tokio")]
         let initialize = matches!(&event, Event::Request { method, .. } if method == "initialize");
         let trace = match &event {
             Event::Request { call, method, .. } => {
@@ -350,6 +361,7 @@ impl<S> Session<S> {
                     let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
                 }
             }
+            #[cfg(feature = "tokio")]
             Next::Request { call, started } => {
                 let permit = permit.expect("a request holds a permit");
                 let handler = self.spawn_request(call, started, sink.clone(), permit, trace);
@@ -360,6 +372,7 @@ impl<S> Session<S> {
                     let _ = handler.await;
                 }
             }
+            #[cfg(feature = "tokio")]
             Next::Notification(future) => {
                 tokio::spawn(async move {
                     let _ = CatchUnwind::new(future).await;
@@ -368,6 +381,9 @@ impl<S> Session<S> {
             }
             Next::Host(event) => self.answer(event),
         }
+        // Without async handlers every handler ran in place: its slot is free again.
+        #[cfg(not(feature = "tokio"))]
+        drop(permit);
     }
 
     /// Acts on what concerns this side's own requests: cancellations of the requests in
@@ -441,6 +457,7 @@ impl<S> Session<S> {
 
     /// Registers the call's cancellation token (fired already if a cancellation read in
     /// the same frame named it).
+    #[cfg(feature = "tokio")]
     fn track(&self, call: &Call) -> CancellationToken {
         let token = CancellationToken::new();
         let mut state = self.shared.core.lock();
@@ -451,6 +468,7 @@ impl<S> Session<S> {
         token
     }
 
+    #[cfg(feature = "tokio")]
     fn spawn_request(
         &self,
         call: Call,
@@ -490,6 +508,7 @@ impl<S> Session<S> {
     }
 
     /// [`Options::end_of_input_grace`].
+    #[cfg(feature = "tokio")]
     pub(crate) fn end_of_input_grace(&self) -> Duration {
         self.shared.options.end_of_input_grace
     }
@@ -543,8 +562,11 @@ impl<S> Session<S> {
 /// async handlers started with a context sending to the sink of the frame being read.
 struct SessionHost<'s, S> {
     session: &'s Session<S>,
+    /// Where an async handler's context sends.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     sink: &'s Sink,
-    /// What the transport attached to the frame.
+    /// What the transport attached to the frame (for async handlers).
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     attached: Option<&'s Attachment>,
 }
 
@@ -557,6 +579,7 @@ impl<S> Host<S> for SessionHost<'_, S> {
         f(&mut self.session.shared.core.lock().peer)
     }
 
+    #[cfg(feature = "tokio")]
     fn async_call(
         &mut self,
         call: Option<&Call>,

@@ -81,6 +81,7 @@ impl Sink {
     }
 
     /// Queues a message without waiting; fails when the sink is full or closed.
+    #[cfg(feature = "tokio")]
     pub(crate) fn try_send(&self, message: Outgoing) -> bool {
         self.sender.try_send(message).is_ok()
     }
@@ -111,7 +112,6 @@ impl Sink {
 
 /// The stream behind a sink (or an HTTP [`Outbound`](crate::http::Outbound)) is gone: the
 /// message was not sent.
-#[cfg_attr(not(feature = "http"), allow(rustdoc::broken_intra_doc_links))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Closed;
 
