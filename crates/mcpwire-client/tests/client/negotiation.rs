@@ -229,8 +229,8 @@ async fn a_dropped_subscription_cancels_its_listen_request() {
     ));
     assert!(matches!(
         subscription.recv().await,
-        Some(mcpwire_client::ListenEvent::ListChanged(
-            mcpwire_client::ListKind::Tools
+        Some(mcpwire_client::ListenEvent::Changed(
+            mcpwire_client::Change::ListChanged(mcpwire_client::ListKind::Tools)
         ))
     ));
     drop(subscription);
@@ -246,4 +246,55 @@ async fn a_dropped_subscription_cancels_its_listen_request() {
     let cancelled = sent.last().expect("something");
     assert_eq!(cancelled["method"], "notifications/cancelled");
     assert_eq!(cancelled["params"]["requestId"], listen["id"]);
+}
+
+#[tokio::test]
+async fn a_listen_stream_carries_a_resources_change_as_the_models() {
+    let (transport, _server) = scripted_by(move |message| {
+        let id = &message["id"];
+        match message["method"].as_str() {
+            Some("server/discover") => vec![json!({"jsonrpc": "2.0", "id": id, "result": {
+                "resultType": "complete", "ttlMs": 0, "cacheScope": "public",
+                "supportedVersions": ["2026-07-28"],
+                "capabilities": {"resources": {"subscribe": true}}}})],
+            Some("subscriptions/listen") => {
+                let meta = json!({"io.modelcontextprotocol/subscriptionId": id});
+                vec![
+                    json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                        "params": {"notifications": {"resourceSubscriptions": ["file:///a"]},
+                            "_meta": meta}}),
+                    json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                        "params": {"uri": "file:///a", "_meta": meta}}),
+                ]
+            }
+            _ => Vec::new(),
+        }
+    });
+    let client = builder()
+        .protocol_version(Version::V2026_07_28)
+        .connect(transport)
+        .await
+        .expect("connected");
+    let filter = mcpwire_client::ListenFilter {
+        resource_subscriptions: vec!["file:///a".into()],
+        ..Default::default()
+    };
+    let mut subscription = client.listen(&filter).await.expect("listening");
+    assert!(matches!(
+        subscription.recv().await,
+        Some(mcpwire_client::ListenEvent::Acknowledged(agreed))
+            if agreed.resource_subscriptions == ["file:///a"]
+    ));
+    let changed = match subscription.recv().await {
+        Some(mcpwire_client::ListenEvent::Changed(change)) => change,
+        other => panic!("not a change: {other:?}"),
+    };
+    assert_eq!(
+        changed,
+        mcpwire_client::Change::ResourceUpdated {
+            uri: "file:///a".into()
+        }
+    );
+    assert_eq!(changed.method(), "notifications/resources/updated");
+    client.close().await;
 }
