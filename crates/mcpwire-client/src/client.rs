@@ -15,12 +15,13 @@ use crate::handlers::{HandlerResult, Handlers, Root, boxed, into_reply};
 use crate::known_tools::ToolCache;
 use crate::meta;
 use crate::negotiate::{Handshake, negotiate};
-use crate::notify::{Callbacks, ListKind, LogMessage};
+use crate::notify::{Callbacks, LogMessage};
 use crate::options::CallOptions;
 use crate::session::{Session, Settings, Target};
 use crate::transport::{Transport, incoming_channel};
 use crate::versions;
 use crate::violation::Violation;
+use mcpwire_model::ListKind;
 use mcpwire_model::{ElicitReply, SamplingReply, SamplingRequest, Version};
 
 /// The default timeout of a call (as the TypeScript SDK's): 60 s.

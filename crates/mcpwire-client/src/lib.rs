@@ -124,17 +124,17 @@ pub use mcpwire_model::Version;
 pub use mcpwire_model::content::{Content, ContentKind, EmbeddedResource, ResourceContents, Role};
 pub use mcpwire_model::result::wire::CompletionPage;
 pub use mcpwire_model::{
-    Annotations, ElicitAnswer, ElicitReply, Form, PromptArgumentEntry, PromptEntry, PromptMessage,
-    PromptResult, ResourceEntry, ResourceTemplateEntry, SampledBlock, SampledContent,
-    SampledToolResult, SampledToolUse, SamplingReply, SamplingRequest, SchemaText, ToolChoice,
-    ToolChoiceMode, ToolHints, ToolInfo, ToolResult,
+    Annotations, Change, ElicitAnswer, ElicitReply, Form, ListKind, PromptArgumentEntry,
+    PromptEntry, PromptMessage, PromptResult, ResourceEntry, ResourceTemplateEntry, SampledBlock,
+    SampledContent, SampledToolResult, SampledToolUse, SamplingReply, SamplingRequest, SchemaText,
+    ToolChoice, ToolChoiceMode, ToolHints, ToolInfo, ToolResult,
 };
 pub use meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY, PROTOCOL_VERSION_KEY,
     SUBSCRIPTION_ID_KEY,
 };
 pub use negotiate::Handshake;
-pub use notify::{ListKind, LogMessage, ProgressEvent};
+pub use notify::{LogMessage, ProgressEvent};
 pub use options::{CallOptions, PROGRESS_STREAM_CAPACITY, ProgressStream};
 pub use stdio::{ChildProcess, DEFAULT_EXIT_GRACE, MAX_STDERR_LINE, Stderr};
 pub use stream::{DEFAULT_MAX_FRAME_BYTES, StreamTransport};

@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use mcpwire_model::Change;
+
 use crate::error::ClientError;
-use crate::notify::ListKind;
 use crate::session::PendingCall;
 use crate::violation::{Rule, Violation};
 
@@ -36,10 +37,9 @@ pub struct ListenFilter {
 pub enum ListenEvent {
     /// `notifications/subscriptions/acknowledged`: the filter the server agreed to.
     Acknowledged(ListenFilter),
-    /// A list changed.
-    ListChanged(ListKind),
-    /// A resource changed.
-    ResourceUpdated(String),
+    /// A list changed, or a resource's contents (`Change::ResourceUpdated`, for a URI of
+    /// the filter's `resource_subscriptions`).
+    Changed(Change),
     /// Another notification of the subscription.
     Other {
         /// The method.
@@ -55,13 +55,17 @@ pub enum ListenEvent {
 impl ListenEvent {
     /// The event of one notification tagged with a subscription's id.
     pub(crate) fn of_notification(method: &str, params: Option<&str>) -> Result<Self, Violation> {
-        let value: Value = match params {
-            Some(text) => serde_json::from_str(text)
-                .map_err(|e| Violation::new(Rule::NotificationShape, format!("{method}: {e}")))?,
-            None => Value::Null,
-        };
         let shape =
             |reason: String| Violation::new(Rule::NotificationShape, format!("{method}: {reason}"));
+        if let Some(change) = Change::from_notification(method, params) {
+            return change
+                .map(ListenEvent::Changed)
+                .map_err(|e| shape(e.to_string()));
+        }
+        let value: Value = match params {
+            Some(text) => serde_json::from_str(text).map_err(|e| shape(e.to_string()))?,
+            None => Value::Null,
+        };
         if method == "notifications/subscriptions/acknowledged" {
             let filter = value
                 .get("notifications")
@@ -70,16 +74,6 @@ impl ListenEvent {
             return serde_json::from_value(filter)
                 .map(ListenEvent::Acknowledged)
                 .map_err(|e| shape(e.to_string()));
-        }
-        if let Some(kind) = ListKind::of_method(method) {
-            return Ok(ListenEvent::ListChanged(kind));
-        }
-        if method == "notifications/resources/updated" {
-            return value
-                .get("uri")
-                .and_then(Value::as_str)
-                .map(|uri| ListenEvent::ResourceUpdated(uri.to_owned()))
-                .ok_or_else(|| shape("no string `uri`".into()));
         }
         Ok(ListenEvent::Other {
             method: method.to_owned(),

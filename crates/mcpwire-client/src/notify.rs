@@ -5,33 +5,11 @@
 
 use std::sync::Arc;
 
+use mcpwire_model::{Change, ListKind};
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::violation::{Rule, Violation};
-
-/// Which list changed (`notifications/{tools,resources,prompts}/list_changed`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ListKind {
-    /// `tools/list`.
-    Tools,
-    /// `resources/list` (and the templates).
-    Resources,
-    /// `prompts/list`.
-    Prompts,
-}
-
-impl ListKind {
-    /// The kind whose change `method` announces.
-    pub(crate) fn of_method(method: &str) -> Option<ListKind> {
-        match method {
-            "notifications/tools/list_changed" => Some(ListKind::Tools),
-            "notifications/resources/list_changed" => Some(ListKind::Resources),
-            "notifications/prompts/list_changed" => Some(ListKind::Prompts),
-            _ => None,
-        }
-    }
-}
 
 /// A `notifications/message` log entry.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -70,11 +48,6 @@ pub(crate) struct Callbacks {
     pub(crate) violation: Option<Callback<Violation>>,
 }
 
-#[derive(Deserialize)]
-struct Updated {
-    uri: String,
-}
-
 /// A notification's params as `T`; a violation naming the method otherwise.
 fn decode<T: serde::de::DeserializeOwned>(
     method: &str,
@@ -93,16 +66,33 @@ impl Callbacks {
             if let Some(callback) = &self.logging {
                 callback(message);
             }
-        } else if let Some(kind) = ListKind::of_method(method) {
-            if let Some(callback) = &self.list_changed {
-                callback(kind);
+        } else if let Some(change) = Change::from_notification(method, params) {
+            let change = change.map_err(|e| {
+                Violation::new(Rule::NotificationShape, format!("{method} params: {e}"))
+            })?;
+            match change {
+                Change::ListChanged(kind) => {
+                    if let Some(callback) = &self.list_changed {
+                        callback(kind);
+                    }
+                }
+                Change::ResourceUpdated { uri } => {
+                    if let Some(callback) = &self.resource_updated {
+                        callback(uri);
+                    }
+                }
+                // A change with no callback of its own.
+                _ => self.other(method, params)?,
             }
-        } else if method == "notifications/resources/updated" {
-            let updated: Updated = decode(method, params)?;
-            if let Some(callback) = &self.resource_updated {
-                callback(updated.uri);
-            }
-        } else if let Some(callback) = &self.other {
+        } else {
+            self.other(method, params)?;
+        }
+        Ok(())
+    }
+
+    /// Hands a notification to the callback of the others.
+    fn other(&self, method: &str, params: Option<&str>) -> Result<(), Violation> {
+        if let Some(callback) = &self.other {
             let params = match params {
                 Some(_) => Some(decode(method, params)?),
                 None => None,

@@ -3,9 +3,9 @@
 //! What an MCP server sends and a client reads, once for every MCP version: content blocks
 //! ([`Content`], with [`Annotations`]), tool results ([`ToolResult`]), elicitation forms
 //! ([`Form`], derived from Rust types), sampling requests ([`SamplingRequest`]) and what a
-//! client answers to them and to elicitations ([`SamplingReply`], [`ElicitAnswer`]), log levels
-//! and the versions themselves ([`Version`]). Each concept's `wire` module converts the model into
-//! the generated types of one version (`mcpwire_types::mcp::v…`), which are what gets
+//! client answers to them and to elicitations ([`SamplingReply`], [`ElicitAnswer`]), log levels,
+//! the changes a server announces ([`Change`]) and the versions themselves ([`Version`]). Each
+//! concept's `wire` module converts the model into the generated types of one version (`mcpwire_types::mcp::v…`), which are what gets
 //! serialized; what a version cannot carry is an error, never dropped.
 //!
 //! The other way, what a server sends is read back into the model: the reply's text is
@@ -42,6 +42,7 @@
 
 pub mod ask;
 mod by_version;
+pub mod change;
 pub mod content;
 pub mod form;
 pub mod listing;
@@ -61,6 +62,7 @@ pub use ask::sampled::{
 };
 pub use ask::wire::AskError;
 pub use ask::{ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest};
+pub use change::{Change, ListKind};
 pub use content::{
     Annotations, Content, ContentError, ContentKind, EmbeddedResource, ResourceContents,
     ResourceLink, Role,

@@ -1,42 +1,12 @@
-//! The changes a server announces to its `subscriptions/listen` streams (MCP 2026-07-28), and
-//! the source they travel through: a trait, so that several processes behind one endpoint
-//! can share one (a message bus), with a bounded in-process broadcast as the default.
+//! The source the changes a server announces ([`Change`]s, the model's) travel through to its
+//! `subscriptions/listen` streams (MCP 2026-07-28): a trait, so that several processes behind
+//! one endpoint can share one (a message bus), with a bounded in-process broadcast as the
+//! default.
 
-use serde::{Deserialize, Serialize};
+use mcpwire_model::Change;
 use tokio::sync::broadcast;
 
-/// A change announced to the listeners of a server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
-#[non_exhaustive]
-pub enum ServerEvent {
-    /// The tool list changed (`notifications/tools/list_changed`).
-    ToolsListChanged,
-    /// The prompt list changed (`notifications/prompts/list_changed`).
-    PromptsListChanged,
-    /// The resource list (or the resource templates) changed
-    /// (`notifications/resources/list_changed`).
-    ResourcesListChanged,
-    /// The contents of the resource at `uri` changed (`notifications/resources/updated`).
-    ResourceUpdated {
-        /// The resource's URI.
-        uri: String,
-    },
-}
-
-impl ServerEvent {
-    /// The method of the notification that announces this event.
-    pub fn method(&self) -> &'static str {
-        match self {
-            ServerEvent::ToolsListChanged => "notifications/tools/list_changed",
-            ServerEvent::PromptsListChanged => "notifications/prompts/list_changed",
-            ServerEvent::ResourcesListChanged => "notifications/resources/list_changed",
-            ServerEvent::ResourceUpdated { .. } => "notifications/resources/updated",
-        }
-    }
-}
-
-/// Where a server's [`ServerEvent`]s travel from the code that changes something
+/// Where a server's [`Change`]s travel from the code that changes something
 /// ([`McpServer::add_tool`](crate::McpServer::add_tool),
 /// [`McpServer::notify_resource_updated`](crate::McpServer::notify_resource_updated) ...) to
 /// every open `subscriptions/listen` stream.
@@ -47,7 +17,7 @@ impl ServerEvent {
 pub trait EventSource: std::fmt::Debug + Send + Sync + 'static {
     /// Announces `event` to every listener. Never waits for a listener: a listener that does
     /// not keep up loses events and is told so ([`ReceiveError::Lagged`]).
-    fn publish(&self, event: ServerEvent);
+    fn publish(&self, event: Change);
 
     /// A new listener, receiving every event published from now on.
     fn subscribe(&self) -> EventReceiver;
@@ -63,7 +33,7 @@ pub trait EventSource: std::fmt::Debug + Send + Sync + 'static {
 /// The receiving end of one listener.
 #[derive(Debug)]
 pub struct EventReceiver {
-    receiver: broadcast::Receiver<ServerEvent>,
+    receiver: broadcast::Receiver<Change>,
 }
 
 /// Why an [`EventReceiver`] yields no event.
@@ -94,12 +64,12 @@ impl std::error::Error for ReceiveError {}
 impl EventReceiver {
     /// A receiver fed by a tokio broadcast channel (what an [`EventSource`] built on one hands
     /// out).
-    pub fn from_broadcast(receiver: broadcast::Receiver<ServerEvent>) -> Self {
+    pub fn from_broadcast(receiver: broadcast::Receiver<Change>) -> Self {
         EventReceiver { receiver }
     }
 
     /// The next event.
-    pub async fn next(&mut self) -> Result<ServerEvent, ReceiveError> {
+    pub async fn next(&mut self) -> Result<Change, ReceiveError> {
         self.receiver.recv().await.map_err(|e| match e {
             broadcast::error::RecvError::Lagged(lost) => ReceiveError::Lagged(lost),
             broadcast::error::RecvError::Closed => ReceiveError::Closed,
@@ -112,7 +82,7 @@ impl EventReceiver {
 /// ([`ReceiveError::Lagged`]), and the publisher never waits.
 #[derive(Debug, Clone)]
 pub struct InProcessEvents {
-    sender: broadcast::Sender<ServerEvent>,
+    sender: broadcast::Sender<Change>,
 }
 
 impl InProcessEvents {
@@ -138,7 +108,7 @@ impl Default for InProcessEvents {
 }
 
 impl EventSource for InProcessEvents {
-    fn publish(&self, event: ServerEvent) {
+    fn publish(&self, event: Change) {
         // No listener: nothing to tell.
         let _ = self.sender.send(event);
     }
@@ -151,27 +121,18 @@ impl EventSource for InProcessEvents {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcpwire_model::ListKind;
 
     #[tokio::test]
     async fn a_listener_that_falls_behind_is_told_and_the_publisher_never_waits() {
         let source = InProcessEvents::new(2);
         let mut slow = source.subscribe();
         for _ in 0..5 {
-            source.publish(ServerEvent::ToolsListChanged);
+            source.publish(Change::ListChanged(ListKind::Tools));
         }
         assert_eq!(slow.next().await, Err(ReceiveError::Lagged(3)));
         assert_eq!(source.listeners(), 1);
         drop(slow);
         assert_eq!(source.listeners(), 0);
-    }
-
-    #[test]
-    fn events_serialize_for_a_bus() {
-        let event = ServerEvent::ResourceUpdated {
-            uri: "file:///a".into(),
-        };
-        let text = serde_json::to_string(&event).unwrap();
-        assert_eq!(text, r#"{"kind":"resourceUpdated","uri":"file:///a"}"#);
-        assert_eq!(serde_json::from_str::<ServerEvent>(&text).unwrap(), event);
     }
 }

@@ -194,7 +194,7 @@ pub use arguments::{ArgumentError, NoArguments};
 pub use client::{ClientError, Elicitation, Elicited, UrlElicitation};
 pub use completion::{CompletionRequest, MAX_COMPLETIONS};
 pub use context::Context;
-pub use events::{EventReceiver, EventSource, InProcessEvents, ReceiveError, ServerEvent};
+pub use events::{EventReceiver, EventSource, InProcessEvents, ReceiveError};
 pub use mcpwire_model::ask::wire::AskError;
 pub use mcpwire_model::ask::{
     ElicitRequest, IncludeContext, ModelPreferences, SamplingMessage, SamplingRequest,
@@ -210,8 +210,8 @@ pub use mcpwire_model::result::{IntoToolResult, Structured, ToolResult};
 pub use mcpwire_model::schema::{SchemaError, object_schema};
 pub use mcpwire_model::version::Version;
 pub use mcpwire_model::{
-    ElicitAnswer, SampledBlock, SampledContent, SampledToolResult, SampledToolUse, SamplingReply,
-    SchemaText, ToolChoice, ToolChoiceMode, ToolInfo,
+    Change, ElicitAnswer, ListKind, SampledBlock, SampledContent, SampledToolResult,
+    SampledToolUse, SamplingReply, SchemaText, ToolChoice, ToolChoiceMode, ToolInfo,
 };
 pub use prompt::Prompt;
 pub use request_state::{MAX_REQUEST_STATE, MIN_STATE_SECRET};

@@ -23,7 +23,9 @@ use mcpwire_types::mcp::v2026_07_28::{
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use crate::events::{EventSource, ReceiveError, ServerEvent};
+use mcpwire_model::{Change, ListKind};
+
+use crate::events::{EventSource, ReceiveError};
 use crate::shared::Offers;
 
 /// The `_meta` key naming the subscription a notification belongs to.
@@ -99,22 +101,24 @@ fn agreed(offers: Offers, requested: SubscriptionFilter) -> SubscriptionFilter {
 }
 
 /// Whether the agreed filter lets `event` through.
-fn admits(agreed: &SubscriptionFilter, event: &ServerEvent) -> bool {
+fn admits(agreed: &SubscriptionFilter, event: &Change) -> bool {
     match event {
-        ServerEvent::ToolsListChanged => agreed.tools_list_changed == Some(true),
-        ServerEvent::PromptsListChanged => agreed.prompts_list_changed == Some(true),
-        ServerEvent::ResourcesListChanged => agreed.resources_list_changed == Some(true),
-        ServerEvent::ResourceUpdated { uri } => agreed
+        Change::ListChanged(ListKind::Tools) => agreed.tools_list_changed == Some(true),
+        Change::ListChanged(ListKind::Prompts) => agreed.prompts_list_changed == Some(true),
+        Change::ListChanged(ListKind::Resources) => agreed.resources_list_changed == Some(true),
+        Change::ResourceUpdated { uri } => agreed
             .resource_subscriptions
             .as_ref()
             .is_some_and(|uris| uris.iter().any(|u| u == uri)),
+        // A change this version's filter cannot name.
+        _ => false,
     }
 }
 
 /// The params of the notification announcing `event` on subscription `id`.
-fn params(event: &ServerEvent, id: &RequestId) -> Value {
+fn params(event: &Change, id: &RequestId) -> Value {
     let mut params = json!({ "_meta": { SUBSCRIPTION_ID: id } });
-    if let ServerEvent::ResourceUpdated { uri } = event {
+    if let Change::ResourceUpdated { uri } = event {
         params["uri"] = uri.clone().into();
     }
     params
@@ -163,11 +167,11 @@ mod tests {
             serde_json::to_value(&agreed).unwrap(),
             json!({ "toolsListChanged": true })
         );
-        assert!(admits(&agreed, &ServerEvent::ToolsListChanged));
-        assert!(!admits(&agreed, &ServerEvent::PromptsListChanged));
+        assert!(admits(&agreed, &Change::ListChanged(ListKind::Tools)));
+        assert!(!admits(&agreed, &Change::ListChanged(ListKind::Prompts)));
         assert!(!admits(
             &agreed,
-            &ServerEvent::ResourceUpdated {
+            &Change::ResourceUpdated {
                 uri: "a://b".into()
             }
         ));

@@ -9,7 +9,7 @@ use mcpwire::service::{self, Options, PeerHandle, Session};
 use serde_json::{Value, json};
 
 use crate::catalog::Catalog;
-use crate::events::{EventSource, InProcessEvents, ServerEvent};
+use crate::events::{EventSource, InProcessEvents};
 use crate::prompt::Prompt;
 use crate::request_state::StateKey;
 use crate::resource::Resource;
@@ -19,6 +19,7 @@ use crate::shared::{Offers, ServerInfo, Shared};
 use crate::tasks::{TaskLimits, TaskStore, TaskSupport};
 use crate::tool::Tool;
 use mcpwire_model::schema::SchemaError;
+use mcpwire_model::{Change, ListKind};
 
 /// The default number of items per page of `tools/list`, `resources/list`, `prompts/list`.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
@@ -341,7 +342,7 @@ impl McpServer {
     pub async fn add_tool(&self, tool: Tool) -> Result<(), BuildError> {
         tool_ok(&tool)?;
         let name = tool.name().to_owned();
-        self.put(&self.shared.tools, name, tool, TOOLS_CHANGED)
+        self.put(&self.shared.tools, name, tool, ListKind::Tools)
             .await;
         Ok(())
     }
@@ -349,19 +350,19 @@ impl McpServer {
     /// Removes a tool while serving; returns whether it was there (and the sessions were
     /// told).
     pub async fn remove_tool(&self, name: &str) -> bool {
-        self.take(&self.shared.tools, name, TOOLS_CHANGED).await
+        self.take(&self.shared.tools, name, ListKind::Tools).await
     }
 
     /// Adds (or replaces) a resource while serving (`notifications/resources/list_changed`).
     pub async fn add_resource(&self, resource: Resource) {
         let uri = resource.uri().to_owned();
-        self.put(&self.shared.resources, uri, resource, RESOURCES_CHANGED)
+        self.put(&self.shared.resources, uri, resource, ListKind::Resources)
             .await;
     }
 
     /// Removes a resource while serving; returns whether it was there.
     pub async fn remove_resource(&self, uri: &str) -> bool {
-        self.take(&self.shared.resources, uri, RESOURCES_CHANGED)
+        self.take(&self.shared.resources, uri, ListKind::Resources)
             .await
     }
 
@@ -377,7 +378,7 @@ impl McpServer {
             &self.shared.resource_templates,
             key,
             template,
-            RESOURCES_CHANGED,
+            ListKind::Resources,
         )
         .await;
         Ok(())
@@ -389,7 +390,7 @@ impl McpServer {
         self.take(
             &self.shared.resource_templates,
             uri_template,
-            RESOURCES_CHANGED,
+            ListKind::Resources,
         )
         .await
     }
@@ -398,40 +399,30 @@ impl McpServer {
     pub async fn add_prompt(&self, prompt: Prompt) -> Result<(), BuildError> {
         prompt_ok(&prompt)?;
         let name = prompt.name().to_owned();
-        self.put(&self.shared.prompts, name, prompt, PROMPTS_CHANGED)
+        self.put(&self.shared.prompts, name, prompt, ListKind::Prompts)
             .await;
         Ok(())
     }
 
     /// Removes a prompt while serving; returns whether it was there.
     pub async fn remove_prompt(&self, name: &str) -> bool {
-        self.take(&self.shared.prompts, name, PROMPTS_CHANGED).await
+        self.take(&self.shared.prompts, name, ListKind::Prompts)
+            .await
     }
 
     /// Puts `item` under `key` in `catalog` (replacing what was there) and tells every
-    /// initialized session with `notification`.
-    async fn put<T>(
-        &self,
-        catalog: &RwLock<Catalog<T>>,
-        key: String,
-        item: T,
-        notification: &'static str,
-    ) {
+    /// initialized session that list `kind` changed.
+    async fn put<T>(&self, catalog: &RwLock<Catalog<T>>, key: String, item: T, kind: ListKind) {
         write(catalog).insert(key, item);
-        self.list_changed(notification).await;
+        self.list_changed(kind).await;
     }
 
-    /// Takes `key` out of `catalog`; when it was there, tells every initialized session with
-    /// `notification`. Returns whether it was there.
-    async fn take<T>(
-        &self,
-        catalog: &RwLock<Catalog<T>>,
-        key: &str,
-        notification: &'static str,
-    ) -> bool {
+    /// Takes `key` out of `catalog`; when it was there, tells every initialized session that
+    /// list `kind` changed. Returns whether it was there.
+    async fn take<T>(&self, catalog: &RwLock<Catalog<T>>, key: &str, kind: ListKind) -> bool {
         let removed = write(catalog).remove(key);
         if removed {
-            self.list_changed(notification).await;
+            self.list_changed(kind).await;
         }
         removed
     }
@@ -442,14 +433,9 @@ impl McpServer {
 
     /// Tells every session that agreed a version in `initialize` (the capability says
     /// `listChanged: true` to them) that a list changed.
-    async fn list_changed(&self, method: &str) {
-        let event = match method {
-            TOOLS_CHANGED => ServerEvent::ToolsListChanged,
-            PROMPTS_CHANGED => ServerEvent::PromptsListChanged,
-            _ => ServerEvent::ResourcesListChanged,
-        };
-        self.shared.events.publish(event);
-        self.notify_sessions(method, Value::Null, |_| true);
+    async fn list_changed(&self, kind: ListKind) {
+        self.shared.events.publish(Change::ListChanged(kind));
+        self.notify_sessions(kind.method(), Value::Null, |_| true);
     }
 
     /// Sends `notifications/resources/updated` for `uri` to every session subscribed to it
@@ -465,14 +451,14 @@ impl McpServer {
     /// # }
     /// ```
     pub fn notify_resource_updated(&self, uri: &str) -> usize {
-        self.shared.events.publish(ServerEvent::ResourceUpdated {
+        let change = Change::ResourceUpdated {
             uri: uri.to_owned(),
-        });
-        self.notify_sessions(
-            "notifications/resources/updated",
-            json!({ "uri": uri }),
-            |session| session.is_subscribed(uri),
-        )
+        };
+        let method = change.method();
+        self.shared.events.publish(change);
+        self.notify_sessions(method, json!({ "uri": uri }), |session| {
+            session.is_subscribed(uri)
+        })
     }
 
     /// Sends `method` with `params` to every initialized session `to` picks, each on a task
@@ -514,10 +500,6 @@ impl McpServer {
         told
     }
 }
-
-const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
-const RESOURCES_CHANGED: &str = "notifications/resources/list_changed";
-const PROMPTS_CHANGED: &str = "notifications/prompts/list_changed";
 
 fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     lock.write().unwrap_or_else(PoisonError::into_inner)
@@ -771,7 +753,7 @@ mod tests {
     struct Bus(InProcessEvents);
 
     impl EventSource for Bus {
-        fn publish(&self, event: ServerEvent) {
+        fn publish(&self, event: Change) {
             self.0.publish(event);
         }
 

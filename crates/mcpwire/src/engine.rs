@@ -4,9 +4,9 @@
 //! Synchronous handlers run in place, inside `catch_unwind` (a panicking request handler is
 //! answered -32603 `Internal error` with the id, the panic message staying local; a
 //! panicking notification or event handler is silent). Async handlers are started here and
-//! handed to the host to run. The blocking [`Server`](crate::Server) and the async
-//! [`Session`](crate::service::Session) differ only in their [`Host`]: where the peer and
-//! the state live, and whether async handlers can run at all.
+//! handed to the host to run. The host is the async [`Session`](crate::service::Session),
+//! the one driver (the blocking [`Server`](crate::Server) drives a session in place): where
+//! the peer and the state live, and whether async handlers run at all.
 
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -123,12 +123,12 @@
 //! Underneath, [`peer::Peer`] is a sans-IO conversation (server and client alike): frames in,
 //! events out, typed requests to the other side, cancellation and timeouts by the caller's
 //! clock. One [`Router`] holds synchronous handlers and, with the `tokio` feature, async ones
-//! (`Router::request_async`); one dispatch path runs them over the peer. Two drivers run it:
-//! [`Server`], blocking, which needs no runtime at all (frame in, reply bytes out: what the
-//! fuzz targets, the property tests and a server that only computes replies want) and runs the
-//! synchronous handlers; and, with the `tokio` feature, `service::Session`, which runs both
-//! kinds, async ones concurrently, with notifications, progress, requests to the other side and
-//! cancellation (see `docs/runtime.md`).
+//! (`Router::request_async`); one dispatch path runs them over the peer, and one driver,
+//! `service::Session`, which runs both kinds, async ones concurrently on tokio, with notifications, progress, requests to the
+//! other side and cancellation (see `docs/runtime.md`). [`Server`] is its blocking front end:
+//! it polls the session's reading of each frame in place and needs no runtime at all (without
+//! features the crate builds tokio's `sync` primitives only; frame in, reply bytes out: what the fuzz targets, the property tests and a server that only
+//! computes replies want); it runs the synchronous handlers.
 //! The lower layers are public too: [`decode()`] classifies a frame without dispatching it,
 //! [`reply`] writes reply bytes, [`scan`] validates JSON without recursion.
 #![forbid(unsafe_code)]
@@ -151,7 +151,6 @@ pub mod reply;
 pub mod router;
 pub mod scan;
 pub mod server;
-#[cfg(feature = "tokio")]
 pub mod service;
 // A split is made by the HTTP transport only; without it every frame is decoded in full.
 #[cfg_attr(not(feature = "http"), allow(dead_code))]

@@ -6,11 +6,12 @@
 //! with their raw params, and an optional event handler receives response-shaped input.
 //!
 //! Handlers are registered synchronous ([`request`](Router::request), run in place with the
-//! state as `&S` and a [`CallContext`]) or, with the `tokio` feature, async
-//! (`request_async`, run concurrently with the state as `Arc<S>` and a `service::AsyncContext`),
-//! side by side on one router. The one dispatch path (`engine.rs`) runs both: the async
-//! `service::Session` runs every kind, the blocking [`Server`](crate::Server) the synchronous
-//! ones (an async handler under it is answered -32603: it needs a runtime).
+//! state as `&S` and a [`CallContext`]) or, with the `tokio` feature, async (`request_async`,
+//! run concurrently with the state as `Arc<S>` and a `service::AsyncContext`), side by side on one router. The one
+//! dispatch path (`engine.rs`) runs both: the async `service::Session` runs every kind on
+//! tokio; the blocking [`Server`](crate::Server), which polls that session in place with no
+//! runtime, the synchronous ones (an async handler under it is answered -32603: it needs a
+//! runtime).
 //!
 //! ```
 //! use std::sync::atomic::{AtomicU64, Ordering};
@@ -256,8 +257,8 @@ fn route<'r, H, S>(
     }
 }
 
-/// Async registration (feature `tokio`), beside the synchronous one.
 #[cfg(feature = "tokio")]
+/// Async registration (feature `tokio`), beside the synchronous one.
 impl<S: Send + Sync + 'static> Router<S> {
     /// Registers an async request handler (replacing an earlier one of the same name). It
     /// runs concurrently with other handlers, gets the state as `Arc<S>` (use interior

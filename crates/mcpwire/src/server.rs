@@ -1,8 +1,8 @@
 //! A transport-independent server: frame in, reply bytes out.
 //!
-//! A thin blocking façade over the one dispatch path (`engine.rs`): it needs no runtime at
-//! all, which is what the fuzz targets, the property tests and a server that only computes
-//! replies want. Handlers run inside `catch_unwind`: a panicking request handler is answered
+//! A thin blocking front end of the async [`Session`], the one driver: it polls the session's
+//! reading of each frame in place and needs no runtime at all, which is what the fuzz
+//! targets, the property tests and a server that only computes replies want. Handlers run inside `catch_unwind`: a panicking request handler is answered
 //! -32603 `Internal error` with the id (the panic message stays local, reported by the
 //! process's panic hook, never sent to the peer); a panicking notification or event handler
 //! is silent. Whatever the handler changed in the state before panicking stays changed.
@@ -18,28 +18,39 @@
 //! assert_eq!(reply.unwrap(), br#"[{"jsonrpc":"2.0","id":1e3,"result":[1]}]"#);
 //! ```
 
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
 use crate::decode::Rejection;
-use crate::engine::{self, Host, Next};
-use crate::peer::{Peer, ReplyFrame};
+use crate::peer::ReplyFrame;
 use crate::profile::Profile;
 use crate::router::Router;
+use crate::service::{Outgoing, Session, Sink, SinkReceiver};
 
-/// A server: a [`Peer`] (the current profile and the requests in flight), the application
-/// state and the router. Handlers run one at a time, in input order, on the caller's thread;
-/// only the router's synchronous handlers run (an async one is answered -32603: it needs the
-/// runtime of `service::Session`, feature `tokio`).
+/// Replies one frame can cause: at most one ([`Outgoing::Reply`]); room to spare.
+const REPLIES_PER_FRAME: usize = 4;
+
+/// A server: the async [`Session`] of the application state and the router, driven in place.
+/// Handlers run one at a time, in input order, on the caller's thread, with no runtime: the
+/// session's reading of a frame is polled once and completes, since only synchronous
+/// handlers run (an async one is answered -32603: it needs a runtime, see
+/// [`into_session`](Self::into_session)).
 pub struct Server<S> {
-    peer: Peer,
-    state: S,
-    router: Router<S>,
+    session: Session<S>,
+    /// The session's profile as of the last frame (the session keeps it behind its lock).
+    profile: Profile,
+    /// Where the session sends a frame's reply, drained after each frame.
+    sink: Sink,
+    replies: SinkReceiver,
 }
 
 impl<S: std::fmt::Debug> std::fmt::Debug for Server<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Server")
-            .field("profile", self.peer.profile())
-            .field("state", &self.state)
-            .field("router", &self.router)
+            .field("profile", &self.profile)
+            .field("state", self.state())
+            .field("router", self.session.router())
             .finish()
     }
 }
@@ -47,36 +58,59 @@ impl<S: std::fmt::Debug> std::fmt::Debug for Server<S> {
 impl<S> Server<S> {
     /// A server starting under `profile`.
     pub fn new(profile: Profile, state: S, router: Router<S>) -> Self {
+        #[cfg_attr(not(feature = "tokio"), allow(unused_mut))]
+        let mut session = Session::new(profile.clone(), state, router);
+        #[cfg(feature = "tokio")]
+        session.set_runs_async(false);
+        let (sink, replies) = Sink::channel(REPLIES_PER_FRAME);
         Self {
-            peer: Peer::new(profile),
-            state,
-            router,
+            session,
+            profile,
+            sink,
+            replies,
         }
     }
 
     /// The current profile.
     pub fn profile(&self) -> &Profile {
-        self.peer.profile()
+        &self.profile
     }
 
     /// Replaces the profile for the next frames.
     pub fn set_profile(&mut self, profile: Profile) {
-        self.peer.set_profile(profile);
+        self.session.set_profile(profile.clone());
+        self.profile = profile;
     }
 
     /// The application state.
     pub fn state(&self) -> &S {
-        &self.state
+        self.session.state()
     }
 
     /// The application state, mutably (no handler runs meanwhile).
     pub fn state_mut(&mut self) -> &mut S {
-        &mut self.state
+        self.session
+            .state_mut()
+            .expect("no handler of a blocking server outlives its frame")
     }
 
     /// Consumes the server, returning the state.
     pub fn into_state(self) -> S {
-        self.state
+        self.session
+            .into_state()
+            .expect("no handler of a blocking server outlives its frame")
+    }
+
+    /// The async [`Session`] this server drives, from its current profile, with the default
+    /// [`Options`](crate::service::Options). Fed the same frames in the same order, one at a
+    /// time, it sends the replies [`handle_frame`](Self::handle_frame) returns; run on tokio,
+    /// it also runs the router's async handlers (feature `tokio`), which this server answers
+    /// -32603.
+    #[cfg_attr(not(feature = "tokio"), allow(unused_mut))]
+    pub fn into_session(mut self) -> Session<S> {
+        #[cfg(feature = "tokio")]
+        self.session.set_runs_async(true);
+        self.session
     }
 
     /// Handles one frame and returns the reply line (without a newline), or `None` when
@@ -90,7 +124,8 @@ impl<S> Server<S> {
     /// whether a reply was written.
     ///
     /// The requests of a batch are handled in input order; the batch's replies are
-    /// assembled by the [`Peer`] and written once the last of them is answered.
+    /// assembled by the [`Peer`](crate::peer::Peer) and written once the last of them is
+    /// answered.
     pub fn handle_frame_into(&mut self, frame: &[u8], out: &mut Vec<u8>) -> bool {
         match self.handle_frame_reply(frame) {
             // Moved, not copied, when `out` holds nothing yet (the serving loop's case).
@@ -110,70 +145,31 @@ impl<S> Server<S> {
     /// success, one error and its code, a batch's array), so that a transport mapping replies
     /// to statuses does not read it again.
     pub fn handle_frame_reply(&mut self, frame: &[u8]) -> Option<ReplyFrame> {
-        let mut received = self.peer.receive(frame);
-        let mut reply = received.take_reply();
-        let mut switch_to = None;
-        let mut host = Blocking {
-            peer: &mut self.peer,
-            state: &self.state,
+        // Without async handlers nothing in it waits: a handler slot is free (every frame
+        // gives its slots back) and the sink has room for the frame's one reply. Both are
+        // taken without waiting first, so tokio's cooperative budget, when this is called on
+        // a runtime's task, is never consulted either.
+        let done = {
+            let receive = pin!(self.session.receive(frame, &self.sink));
+            receive.poll(&mut Context::from_waker(Waker::noop()))
         };
-        for event in received.events {
-            // This server sends no requests, so no response matches one, and a cancellation
-            // has already dropped the reply inside the peer: `Next::Host` needs nothing.
-            if let Next::Reply(Some(frame)) =
-                engine::dispatch(&self.router, &mut host, event, &mut switch_to)
-            {
-                reply = Some(frame);
-            }
+        debug_assert!(done.is_ready(), "a frame of a blocking server never waits");
+        if let Poll::Ready(()) = done {
+            // A handler may have switched the profile.
+            self.profile = self.session.profile();
         }
-        if let Some(profile) = switch_to {
-            self.peer.set_profile(profile);
+        let mut reply = None;
+        while let Ok(item) = self.replies.try_recv() {
+            if let Outgoing::Reply(frame) = item {
+                reply = Some(*frame);
+            }
         }
         reply
     }
 
-    /// The async [`Session`](crate::service::Session) serving this server's router and state
-    /// from its current profile, with the default [`Options`](crate::service::Options) (feature
-    /// `tokio`). Fed the same frames in the same order, one at a time, it sends the replies
-    /// [`handle_frame`](Self::handle_frame) returns; it also runs the router's async
-    /// handlers, which this server answers -32603.
-    #[cfg(feature = "tokio")]
-    pub fn into_session(self) -> crate::service::Session<S>
-    where
-        S: Send + Sync + 'static,
-    {
-        crate::service::Session::new(self.peer.profile().clone(), self.state, self.router)
-    }
-
     /// Writes the reply to a whole-frame rejection (no id) to `out`.
     pub fn write_rejection(&self, rejection: &Rejection, out: &mut Vec<u8>) {
-        rejection.write_reply(self.peer.profile(), out);
-    }
-}
-
-/// The blocking server as the engine's host: the peer and the state in place, no runtime.
-struct Blocking<'s, S> {
-    peer: &'s mut Peer,
-    state: &'s S,
-}
-
-impl<S> Host<S> for Blocking<'_, S> {
-    fn state(&self) -> &S {
-        self.state
-    }
-
-    fn with_peer<T>(&mut self, f: impl FnOnce(&mut Peer) -> T) -> T {
-        f(self.peer)
-    }
-
-    #[cfg(feature = "tokio")]
-    fn async_call(
-        &mut self,
-        _call: Option<&crate::peer::Call>,
-        _method: &str,
-        _params: Option<crate::params::RawParams<'_>>,
-    ) -> Option<(std::sync::Arc<S>, crate::service::AsyncContext)> {
-        None
+        rejection.write_reply(&self.profile, out);
     }
 }
 
@@ -274,6 +270,80 @@ mod tests {
                 ("note".to_owned(), None, Some("[1]".to_owned()), true),
             ]
         );
+    }
+
+    /// The blocking server takes any state, one that is not `Sync` included, and hands it
+    /// back mutably and by value once its frames are done.
+    #[test]
+    fn any_state_is_served_and_given_back() {
+        let router = Router::new().request(
+            "bump",
+            |n: &std::cell::Cell<u32>, _: (), _: &mut CallContext<'_>| {
+                n.set(n.get() + 1);
+                Ok::<_, RpcError>(n.get())
+            },
+        );
+        let mut server = Server::new(Profile::jsonrpc_2_0(), std::cell::Cell::new(0), router);
+        let bump = br#"{"jsonrpc":"2.0","id":1,"method":"bump"}"#;
+        assert_eq!(
+            server.handle_frame(bump).unwrap(),
+            br#"{"jsonrpc":"2.0","id":1,"result":1}"#
+        );
+        *server.state_mut().get_mut() = 41;
+        assert_eq!(
+            server.handle_frame(bump).unwrap(),
+            br#"{"jsonrpc":"2.0","id":1,"result":42}"#
+        );
+        assert_eq!(server.into_state().get(), 42);
+    }
+
+    /// Without a runtime an async handler cannot run: the blocking server answers -32603 with
+    /// the id; the session it becomes runs the handler on tokio.
+    #[cfg(feature = "tokio")]
+    #[test]
+    fn async_handlers_are_refused_in_place_and_run_by_the_session() {
+        let router = Router::<()>::new().request_async(
+            "later",
+            |_: std::sync::Arc<()>, _: (), _: crate::service::AsyncContext| async {
+                Ok::<_, RpcError>("ran")
+            },
+        );
+        let frame = br#"{"jsonrpc":"2.0","id":"x","method":"later"}"#;
+        let mut server = Server::new(Profile::jsonrpc_2_0(), (), router);
+        assert_eq!(
+            server.handle_frame(frame).unwrap(),
+            br#"{"jsonrpc":"2.0","id":"x","error":{"code":-32603,"message":"Internal error"}}"#
+        );
+        let session = server.into_session();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let reply = runtime.block_on(async {
+            let (sink, mut items) = crate::service::Sink::channel(4);
+            session.receive(frame, &sink).await;
+            drop(sink);
+            items.recv().await.unwrap().into_bytes()
+        });
+        assert_eq!(reply, br#"{"jsonrpc":"2.0","id":"x","result":"ran"}"#);
+    }
+
+    /// Called on a runtime's task that never yields, a blocking server answers every frame:
+    /// tokio's cooperative budget (128 operations a poll) never makes its session wait.
+    #[tokio::test(flavor = "current_thread")]
+    async fn frames_on_a_task_never_wait_for_tokios_budget() {
+        let router = Router::new().request("n", |_: &(), n: [u32; 1], _: &mut CallContext<'_>| {
+            Ok::<_, RpcError>(n)
+        });
+        let mut server = Server::new(Profile::jsonrpc_2_0(), (), router);
+        for n in 0..1000 {
+            let frame = format!(r#"{{"jsonrpc":"2.0","id":{n},"method":"n","params":[{n}]}}"#);
+            assert_eq!(
+                server.handle_frame(frame.as_bytes()),
+                Some(format!(r#"{{"jsonrpc":"2.0","id":{n},"result":[{n}]}}"#).into_bytes()),
+                "frame {n}"
+            );
+        }
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! One driver: the blocking front ends give the bytes of the async engine. The same stream of
 //! frames (valid and invalid requests, notifications, responses, batches, a handler that
-//! panics, a version switch) is fed to [`Server::handle_frame`], to the async
-//! [`Session`](mcpwire::service::Session) the server becomes ([`Server::into_session`]), and,
-//! POST by POST, to a [`SyncServer`] over Streamable HTTP; every reply must be the same bytes.
+//! panics, a version switch) is fed to [`Server::handle_frame`], to an async [`Session`] of the
+//! same router driven on tokio, and, POST by POST, to a [`SyncServer`] over Streamable HTTP
+//! (which runs the session the server becomes, [`Server::into_session`]); every reply must
+//! be the same bytes.
 #![cfg(feature = "http")]
 
 mod http_support;
@@ -11,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use http_support::*;
 use mcpwire::http::{HttpConfig, SyncServer};
-use mcpwire::service::{Outgoing, Sink};
+use mcpwire::service::{Outgoing, Session, Sink};
 use mcpwire::{CallContext, Profile, ProtocolEvent, Router, RpcError, Server};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -29,16 +30,19 @@ struct Subtract {
     subtrahend: i64,
 }
 
+/// The level of a note whose handler takes its time.
+const SLOW: u8 = 5;
+
 #[derive(Deserialize)]
 struct Note {
     level: u8,
 }
 
-/// A server under `profile` with typed, untyped, panicking and fallback handlers, a
-/// notification handler with typed params, an event hook and an `initialize` that switches
-/// to MCP 2025-06-18 (no batches there).
-fn server(profile: Profile) -> Server<Seen> {
-    let router = Router::new()
+/// Typed, untyped, panicking and fallback handlers, a notification handler with typed
+/// params, an event hook and an `initialize` that switches to MCP 2025-06-18 (no batches
+/// there).
+fn router() -> Router<Seen> {
+    Router::new()
         .request(
             "subtract",
             |_: &Seen, p: Subtract, _: &mut CallContext<'_>| {
@@ -69,6 +73,10 @@ fn server(profile: Profile) -> Server<Seen> {
             },
         )
         .notification("note", |seen: &Seen, n: Note, _: &mut CallContext<'_>| {
+            if n.level == SLOW {
+                // Long enough for a frame read meanwhile to see the count without it.
+                std::thread::sleep(std::time::Duration::from_millis(150));
+            }
             seen.notes.fetch_add(u64::from(n.level), Ordering::SeqCst);
         })
         .fallback(|_: &Seen, params, ctx| {
@@ -80,8 +88,12 @@ fn server(profile: Profile) -> Server<Seen> {
         })
         .on_event(|seen: &Seen, _: ProtocolEvent| {
             seen.events.fetch_add(1, Ordering::SeqCst);
-        });
-    Server::new(profile, Seen::default(), router)
+        })
+}
+
+/// The blocking server of [`router`].
+fn server(profile: Profile) -> Server<Seen> {
+    Server::new(profile, Seen::default(), router())
 }
 
 fn start_profile() -> Profile {
@@ -153,6 +165,11 @@ fn blocking_replies(frames: &[Vec<u8>]) -> Vec<Option<String>> {
         .collect()
 }
 
+/// The frame, as a failure message shows it (its first 200 bytes).
+fn shown(frame: &[u8]) -> String {
+    String::from_utf8_lossy(&frame[..frame.len().min(200)]).into_owned()
+}
+
 fn text(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).expect("replies are UTF-8")
 }
@@ -172,7 +189,8 @@ fn the_async_engine_answers_a_stream_with_the_blocking_servers_bytes() {
         .build()
         .unwrap();
     let replies = runtime.block_on(async {
-        let session = server(start_profile()).into_session();
+        // Built as an async server is, not from a `Server`.
+        let session = Session::new(start_profile(), Seen::default(), router());
         let mut replies = Vec::new();
         for frame in &frames {
             let (sink, mut items) = Sink::channel(16);
@@ -191,7 +209,7 @@ fn the_async_engine_answers_a_stream_with_the_blocking_servers_bytes() {
         replies
     });
     for ((frame, want), got) in frames.iter().zip(&expected).zip(&replies) {
-        assert_eq!(got, want, "frame {}", String::from_utf8_lossy(frame));
+        assert_eq!(got, want, "frame {}", shown(frame));
     }
     // The state the handlers built up is read back the same way too.
     assert_eq!(
@@ -209,7 +227,7 @@ fn sync_server_over_http_answers_each_post_with_the_blocking_servers_bytes() {
     for frame in independent_frames() {
         let expected = blocking_replies(std::slice::from_ref(&frame)).remove(0);
         let reply = request(running.addr, "POST", &[JSON], &frame);
-        let shown = String::from_utf8_lossy(&frame);
+        let shown = shown(&frame);
         match expected {
             Some(expected) => {
                 assert!(
@@ -218,6 +236,64 @@ fn sync_server_over_http_answers_each_post_with_the_blocking_servers_bytes() {
                     reply.status
                 );
                 assert_eq!(reply.text(), expected, "{shown}");
+            }
+            None => assert_eq!(
+                (reply.status, reply.text()),
+                (202, String::new()),
+                "{shown}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn sync_server_over_http_answers_a_session_with_the_blocking_servers_bytes() {
+    // An `initialize` that opens the HTTP session and keeps the profile: plain JSON-RPC 2.0,
+    // batches included.
+    let opening = || {
+        let router = router().request(
+            "initialize",
+            |_: &Seen, _: serde_json::Value, _: &mut CallContext<'_>| {
+                Ok::<_, RpcError>(serde_json::json!({}))
+            },
+        );
+        Server::new(start_profile(), Seen::default(), router)
+    };
+    let frames: Vec<Vec<u8>> = [
+        INITIALIZE,
+        r#"{"jsonrpc":"2.0","method":"note","params":{"level":2}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"count"}"#,
+        r#"{"jsonrpc":"2.0","method":"note","params":{"level":"high"}}"#,
+        r#"{"jsonrpc":"2.0","id":5,"result":{}}"#,
+        // The slow note comes after the batch's reply: the next body still sees it counted.
+        r#"[{"jsonrpc":"2.0","id":3,"method":"count"},{"jsonrpc":"2.0","method":"note","params":{"level":5}}]"#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"count"}"#,
+        r#"{"jsonrpc":"2.0","id":6,"method":"subtract","params":{"minuend":"x","subtrahend":1}}"#,
+        r#"[{"jsonrpc":"2.0","id":7,"method":"panic"},{"jsonrpc":"2.0","id":8,"method":"count"}]"#,
+    ]
+    .iter()
+    .map(|f| f.as_bytes().to_vec())
+    .collect();
+    let mut blocking = opening();
+    let expected: Vec<_> = frames
+        .iter()
+        .map(|frame| blocking.handle_frame(frame).map(text))
+        .collect();
+    assert_eq!(
+        expected[6].as_deref(),
+        Some(r#"{"jsonrpc":"2.0","id":4,"result":{"events":2,"notes":7}}"#)
+    );
+
+    let running = start(HttpConfig::default(), SyncServer::new(opening));
+    let session = open_session(running.addr);
+    let with = [JSON, ACCEPT, ("Mcp-Session-Id", session.as_str())];
+    for (frame, expected) in frames.iter().zip(&expected).skip(1) {
+        let reply = request(running.addr, "POST", &with, frame);
+        let shown = shown(frame);
+        match expected {
+            Some(expected) => {
+                assert_eq!(reply.status, 200, "{shown}");
+                assert_eq!(&reply.text(), expected, "{shown}");
             }
             None => assert_eq!(
                 (reply.status, reply.text()),

@@ -1,4 +1,4 @@
-//! Async serving (feature `tokio`): what the other side observes on the wire.
+//! Async serving: what the other side observes on the wire.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -52,11 +52,7 @@ fn handshake_only(version: &'static str) -> impl Fn(&Value) -> Vec<Value> + Send
 #[tokio::test]
 async fn a_2026_client_falls_back_to_the_handshake_of_an_older_server() {
     let (transport, server) = scripted_by(handshake_only("2025-11-25"));
-    let client = builder()
-        .protocol_version(Version::V2026_07_28)
-        .connect(transport)
-        .await
-        .expect("connected");
+    let client = connected_2026(transport).await;
     assert_eq!(client.protocol_version(), Version::V2025_11_25);
     client.ping().await.expect("ping under 2025-11-25");
     client.close().await;
@@ -165,20 +161,13 @@ async fn a_2026_result_without_result_type_is_complete() {
     let (transport, _server) = scripted_by(|message| {
         let id = &message["id"];
         match message["method"].as_str() {
-            Some("server/discover") => vec![json!({"jsonrpc": "2.0", "id": id, "result": {
-                "resultType": "complete", "ttlMs": 0, "cacheScope": "public",
-                "supportedVersions": ["2026-07-28"],
-                "capabilities": {"tools": {}}}})],
+            Some("server/discover") => discovered(id, json!({"tools": {}})),
             Some("tools/call") => vec![json!({"jsonrpc": "2.0", "id": id, "result": {
                 "content": [{"type": "text", "text": "done"}]}})],
             _ => Vec::new(),
         }
     });
-    let client = builder()
-        .protocol_version(Version::V2026_07_28)
-        .connect(transport)
-        .await
-        .expect("connected");
+    let client = connected_2026(transport).await;
     let options = mcpwire_client::CallOptions::new();
     let result = client
         .call_tool("t", &(), &options)
@@ -187,16 +176,31 @@ async fn a_2026_result_without_result_type_is_complete() {
     assert_eq!(mcpwire_client::result_text(&result), "done");
 }
 
+/// A client of 2026-07-28 over a scripted server's `transport`.
+async fn connected_2026(
+    transport: StreamTransport<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+) -> mcpwire_client::Client {
+    builder()
+        .protocol_version(Version::V2026_07_28)
+        .connect(transport)
+        .await
+        .expect("connected")
+}
+
+/// A 2026-07-28 server's answer to `server/discover` (request `id`) offering `capabilities`.
+fn discovered(id: &Value, capabilities: Value) -> Vec<Value> {
+    vec![json!({"jsonrpc": "2.0", "id": id, "result": {
+        "resultType": "complete", "ttlMs": 0, "cacheScope": "public",
+        "supportedVersions": ["2026-07-28"], "capabilities": capabilities}})]
+}
+
 #[tokio::test]
 async fn a_dropped_subscription_cancels_its_listen_request() {
     let (heard_cancel, mut cancel_heard) = tokio::sync::mpsc::unbounded_channel();
     let (transport, server) = scripted_by(move |message| {
         let id = &message["id"];
         match message["method"].as_str() {
-            Some("server/discover") => vec![json!({"jsonrpc": "2.0", "id": id, "result": {
-                "resultType": "complete", "ttlMs": 0, "cacheScope": "public",
-                "supportedVersions": ["2026-07-28"],
-                "capabilities": {"tools": {"listChanged": true}}}})],
+            Some("server/discover") => discovered(id, json!({"tools": {"listChanged": true}})),
             Some("subscriptions/listen") => {
                 let meta = json!({"io.modelcontextprotocol/subscriptionId": id});
                 vec![
@@ -213,11 +217,7 @@ async fn a_dropped_subscription_cancels_its_listen_request() {
             _ => Vec::new(),
         }
     });
-    let client = builder()
-        .protocol_version(Version::V2026_07_28)
-        .connect(transport)
-        .await
-        .expect("connected");
+    let client = connected_2026(transport).await;
     let filter = mcpwire_client::ListenFilter {
         tools_list_changed: true,
         ..Default::default()
@@ -229,8 +229,8 @@ async fn a_dropped_subscription_cancels_its_listen_request() {
     ));
     assert!(matches!(
         subscription.recv().await,
-        Some(mcpwire_client::ListenEvent::ListChanged(
-            mcpwire_client::ListKind::Tools
+        Some(mcpwire_client::ListenEvent::Changed(
+            mcpwire_client::Change::ListChanged(mcpwire_client::ListKind::Tools)
         ))
     ));
     drop(subscription);
@@ -246,4 +246,48 @@ async fn a_dropped_subscription_cancels_its_listen_request() {
     let cancelled = sent.last().expect("something");
     assert_eq!(cancelled["method"], "notifications/cancelled");
     assert_eq!(cancelled["params"]["requestId"], listen["id"]);
+}
+
+#[tokio::test]
+async fn a_listen_stream_carries_a_resources_change_as_the_models() {
+    let (transport, _server) = scripted_by(move |message| {
+        let id = &message["id"];
+        match message["method"].as_str() {
+            Some("server/discover") => discovered(id, json!({"resources": {"subscribe": true}})),
+            Some("subscriptions/listen") => {
+                let meta = json!({"io.modelcontextprotocol/subscriptionId": id});
+                vec![
+                    json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                        "params": {"notifications": {"resourceSubscriptions": ["file:///a"]},
+                            "_meta": meta}}),
+                    json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+                        "params": {"uri": "file:///a", "_meta": meta}}),
+                ]
+            }
+            _ => Vec::new(),
+        }
+    });
+    let client = connected_2026(transport).await;
+    let filter = mcpwire_client::ListenFilter {
+        resource_subscriptions: vec!["file:///a".into()],
+        ..Default::default()
+    };
+    let mut subscription = client.listen(&filter).await.expect("listening");
+    assert!(matches!(
+        subscription.recv().await,
+        Some(mcpwire_client::ListenEvent::Acknowledged(agreed))
+            if agreed.resource_subscriptions == ["file:///a"]
+    ));
+    let changed = match subscription.recv().await {
+        Some(mcpwire_client::ListenEvent::Changed(change)) => change,
+        other => panic!("not a change: {other:?}"),
+    };
+    assert_eq!(
+        changed,
+        mcpwire_client::Change::ResourceUpdated {
+            uri: "file:///a".into()
+        }
+    );
+    assert_eq!(changed.method(), "notifications/resources/updated");
+    client.close().await;
 }

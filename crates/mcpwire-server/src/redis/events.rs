@@ -15,7 +15,9 @@ use tokio::sync::{mpsc, watch};
 use super::backoff::Backoff;
 use super::bus_health::{BusHealth, Part};
 use super::link::Link;
-use crate::events::{EventReceiver, EventSource, InProcessEvents, ServerEvent};
+use mcpwire_model::{Change, ListKind};
+
+use crate::events::{EventReceiver, EventSource, InProcessEvents};
 
 /// Events waiting to be published before new ones are dropped (and counted).
 pub(crate) const PUBLISH_QUEUE: usize = 1024;
@@ -37,7 +39,7 @@ const PING_TIMEOUT: Duration = Duration::from_secs(2);
 struct Envelope {
     /// The process that published it (it has told its own listeners already).
     origin: String,
-    event: ServerEvent,
+    event: Change,
 }
 
 /// An [`EventSource`] whose events reach the `subscriptions/listen` streams of every process
@@ -48,7 +50,7 @@ struct Envelope {
 #[derive(Debug)]
 pub struct RedisEvents {
     local: InProcessEvents,
-    outgoing: mpsc::Sender<ServerEvent>,
+    outgoing: mpsc::Sender<Change>,
     health: BusHealth,
     /// Dropped with this value: the subscriber stops.
     _stop: watch::Sender<()>,
@@ -91,7 +93,7 @@ impl RedisEvents {
 }
 
 impl EventSource for RedisEvents {
-    fn publish(&self, event: ServerEvent) {
+    fn publish(&self, event: Change) {
         self.local.publish(event.clone());
         if self.outgoing.try_send(event).is_err() {
             // The queue is full (Redis slower than the changes) or the publisher is gone.
@@ -114,7 +116,7 @@ async fn publish(
     link: Arc<Link>,
     channel: String,
     origin: String,
-    mut queue: mpsc::Receiver<ServerEvent>,
+    mut queue: mpsc::Receiver<Change>,
 ) {
     // Connected at once, so that the health report says whether Redis is reachable before
     // the first change (and without an event store, whose heartbeat would connect it).
@@ -163,12 +165,8 @@ async fn subscribe(
                 backoff.reset();
                 health.up(Part::PubSub);
                 if std::mem::take(&mut missed) {
-                    for event in [
-                        ServerEvent::ToolsListChanged,
-                        ServerEvent::PromptsListChanged,
-                        ServerEvent::ResourcesListChanged,
-                    ] {
-                        local.publish(event);
+                    for kind in [ListKind::Tools, ListKind::Prompts, ListKind::Resources] {
+                        local.publish(Change::ListChanged(kind));
                     }
                 }
                 let (mut sink, mut messages) = pubsub.split();

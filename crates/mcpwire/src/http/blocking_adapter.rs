@@ -1,10 +1,7 @@
 //! The adapter that puts a synchronous [`Server`](crate::Server) behind the transport: a thin
 //! wrapper of the async one ([`AsyncSession`]), which does the work.
 
-use hyper::body::Bytes;
-use tokio::sync::Mutex;
-
-use super::handler::{HandlerReply, HttpService, Outbound, SessionContext, SessionHandler};
+use super::handler::{HttpService, SessionContext};
 use super::session_adapter::AsyncSession;
 use crate::server::Server;
 
@@ -44,45 +41,19 @@ impl<F> std::fmt::Debug for SyncServer<F> {
     }
 }
 
-/// One session of a [`SyncServer`]: its server's [`AsyncSession`], one body at a time.
-pub struct SyncSession<S> {
-    inner: AsyncSession<S>,
-    /// Held while a body is read: the bodies of one session run in turn, as
-    /// [`Server::handle_frame`] takes them.
-    turn: Mutex<()>,
-}
-
-impl<S> std::fmt::Debug for SyncSession<S> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SyncSession")
-    }
-}
+/// One session of a [`SyncServer`]: the [`AsyncSession`] of its server, whose bodies are
+/// read in turn on tokio's blocking pool.
+#[deprecated(note = "the session of a `SyncServer` is an `AsyncSession`")]
+pub type SyncSession<S> = AsyncSession<S>;
 
 impl<F, S> HttpService for SyncServer<F>
 where
     F: Fn() -> Server<S> + Send + Sync + 'static,
     S: Send + Sync + 'static,
 {
-    type Handler = SyncSession<S>;
+    type Handler = AsyncSession<S>;
 
-    fn open(&self, context: SessionContext) -> SyncSession<S> {
-        SyncSession {
-            inner: AsyncSession::open((self.make)().into_session(), &context, true),
-            turn: Mutex::new(()),
-        }
-    }
-}
-
-impl<S: Send + Sync + 'static> SessionHandler for SyncSession<S> {
-    async fn handle(&self, frame: Bytes, outbound: Outbound) -> Option<Bytes> {
-        self.handle_reply(frame, outbound)
-            .await
-            .map(|answer| answer.reply)
-    }
-
-    async fn handle_reply(&self, frame: Bytes, outbound: Outbound) -> Option<HandlerReply> {
-        // Queued bodies of a busy session wait here, on no thread of the blocking pool.
-        let _turn = self.turn.lock().await;
-        self.inner.handle_reply(frame, outbound).await
+    fn open(&self, context: SessionContext) -> AsyncSession<S> {
+        AsyncSession::open((self.make)().into_session(), &context, true)
     }
 }

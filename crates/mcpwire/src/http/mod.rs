@@ -146,7 +146,9 @@ pub mod sse;
 mod tower;
 mod write_timeout;
 
-pub use blocking_adapter::{SyncServer, SyncSession};
+pub use blocking_adapter::SyncServer;
+#[allow(deprecated)]
+pub use blocking_adapter::SyncSession;
 pub use config::{Eras, HttpConfig};
 pub use event_store::{
     EventId, EventStore, MemoryEventStore, StoreError, StoreFuture, StoreResult, StoredEvents,

@@ -61,16 +61,19 @@ impl<F> std::fmt::Debug for AsyncServer<F> {
     }
 }
 
-/// One HTTP session of an [`AsyncServer`]: its service [`Session`].
+/// One HTTP session of an [`AsyncServer`] or a [`SyncServer`](super::SyncServer): its
+/// service [`Session`].
 pub struct AsyncSession<S> {
     session: Session<S>,
     /// Serving one POST statelessly: the transport drops this handler once that POST's
     /// answer has been sent or its client has left, and the service session ends then.
     one_shot: bool,
-    /// Reading a body (and running the synchronous handlers it calls, in place) on tokio's
-    /// blocking pool, and returning only once the whole body is read: how
-    /// [`SyncServer`](super::SyncServer) runs handlers that may block, one body at a time.
-    blocking: bool,
+    /// Set for a [`SyncServer`](super::SyncServer), whose handlers may block: held while a
+    /// body is read, on tokio's blocking pool and to its end (the synchronous handlers it
+    /// calls run in place), so that the bodies of the session are taken in turn, as
+    /// [`Server::handle_frame`](crate::Server::handle_frame) takes frames. Queued bodies wait
+    /// here, on no thread of the blocking pool.
+    turn: Option<tokio::sync::Mutex<()>>,
 }
 
 impl<S> Drop for AsyncSession<S> {
@@ -96,7 +99,7 @@ impl<S> AsyncSession<S> {
 
 impl<S: Send + Sync + 'static> AsyncSession<S> {
     /// Puts `session` behind the transport for the HTTP session `context` describes
-    /// (`blocking`: see [`AsyncSession::blocking`]).
+    /// (`blocking`: bodies read in turn, on the blocking pool, see [`AsyncSession::turn`]).
     pub(crate) fn open(session: Session<S>, context: &SessionContext, blocking: bool) -> Self {
         // Without a GET stream the receiver is dropped: session-wide sends fail at once.
         if let (Some(lines), Some(stream)) = (session.take_unsolicited(), context.unsolicited()) {
@@ -110,7 +113,7 @@ impl<S: Send + Sync + 'static> AsyncSession<S> {
         AsyncSession {
             session,
             one_shot,
-            blocking,
+            turn: blocking.then(|| tokio::sync::Mutex::new(())),
         }
     }
 }
@@ -139,6 +142,10 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
     }
 
     async fn handle_reply(&self, frame: Bytes, mut outbound: Outbound) -> Option<HandlerReply> {
+        let turn = match &self.turn {
+            Some(turn) => Some(turn.lock().await),
+            None => None,
+        };
         let (sink, mut items) = Sink::channel(FRAME_SINK_CAPACITY);
         let sink = sink.closable(outbound.close.is_some());
         let (read, has_request) = oneshot::channel();
@@ -159,7 +166,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
                 .receive_noting(&frame, split.as_deref(), &sink, attached, note)
                 .await
         };
-        let mut receiving = if self.blocking {
+        let mut receiving = if turn.is_some() {
             // Synchronous handlers may block: they run on a thread of the blocking pool,
             // never on one of the runtime's workers.
             let runtime = tokio::runtime::Handle::current();
@@ -170,7 +177,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
         // Known as soon as the session has read the body, before any handler starts.
         let reply = if has_request.await.unwrap_or(false) {
             let reply = next_reply(&mut items, &outbound).await;
-            if self.blocking {
+            if turn.is_some() {
                 // The whole body is read (a profile switch applied) before the next one.
                 let _ = (&mut receiving).await;
             }

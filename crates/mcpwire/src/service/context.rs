@@ -1,15 +1,17 @@
-//! What an async handler can see and do while it handles one call.
+//! What an async handler can see and do while it handles one call (feature `tokio`), and
+//! what a transport attaches to a frame for it.
 
-use serde::Deserialize;
-use serde::Serialize;
-use serde_json::value::RawValue;
-
-use super::{CancellationToken, PeerHandle, RequestError};
-use crate::id::OwnedId;
-use crate::params::RawParams;
-use crate::peer::{Notification, Progress, ProgressParams, Request};
-use crate::profile::Profile;
-use mcpwire_types::ProfileFacts;
+#[cfg(feature = "tokio")]
+use {
+    super::{CancellationToken, PeerHandle, RequestError},
+    crate::id::OwnedId,
+    crate::params::RawParams,
+    crate::peer::{Notification, Progress, ProgressParams, Request},
+    crate::profile::Profile,
+    mcpwire_types::ProfileFacts,
+    serde::{Deserialize, Serialize},
+    serde_json::value::RawValue,
+};
 
 /// The context of one incoming request (or notification) in an async handler.
 ///
@@ -32,6 +34,7 @@ use mcpwire_types::ProfileFacts;
 ///     Ok::<_, RpcError>("done")
 /// });
 /// ```
+#[cfg(feature = "tokio")]
 #[derive(Debug, Clone)]
 pub struct AsyncContext {
     pub(crate) peer: PeerHandle,
@@ -48,6 +51,7 @@ pub struct AsyncContext {
 /// carries (over HTTP: the [`Caller`](crate::http::Caller) a guard identified for the POST).
 pub type Attachment = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 
+#[cfg(feature = "tokio")]
 impl AsyncContext {
     /// The request id, exactly as received; `None` for a notification.
     pub fn id(&self) -> Option<&OwnedId> {
@@ -184,6 +188,7 @@ impl AsyncContext {
 
 /// Reads `_meta.progressToken` from object params (a string or a number; anything else is
 /// no token).
+#[cfg(feature = "tokio")]
 pub(crate) fn progress_token_of(params: Option<RawParams<'_>>) -> Option<Box<RawValue>> {
     #[derive(Deserialize)]
     struct Carrier {
@@ -205,7 +210,7 @@ pub(crate) fn progress_token_of(params: Option<RawParams<'_>>) -> Option<Box<Raw
     .then_some(token)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "tokio"))]
 mod tests {
     use super::*;
 

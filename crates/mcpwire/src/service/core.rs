@@ -11,7 +11,9 @@ use crate::decode::ResponseDefect;
 use crate::peer::{AnyResult, CallKey, OutgoingId, Peer, ResultError};
 use crate::reply::RpcError;
 
-/// How a request this side sent ended.
+/// How a request this side sent ended. Read by its caller's
+/// [`PeerHandle`](super::PeerHandle) (feature `tokio`; without it this side sends none).
+#[cfg_attr(not(feature = "tokio"), allow(dead_code))]
 pub(crate) enum Answer {
     Result(AnyResult),
     Error(RpcError),
@@ -52,6 +54,7 @@ impl Core {
     /// Forgets the pending request `id`: its caller is told nothing more, and a late
     /// response is reported as late. With a `reason`, the `notifications/cancelled` line to
     /// send (`None` when the profile has none, or the request is over).
+    #[cfg(feature = "tokio")]
     pub(crate) fn forget(&self, id: OutgoingId, reason: Option<&str>) -> Option<Vec<u8>> {
         let mut state = self.lock();
         state.waiters.remove(&id);

@@ -1,6 +1,11 @@
-//! Async serving (feature `tokio`): concurrent async handlers over the sans-IO
-//! [`Peer`](crate::peer::Peer), with a [`AsyncContext`] that sends notifications and
+//! Async serving, the one driver: concurrent async handlers over the sans-IO
+//! [`Peer`](crate::peer::Peer), with an `AsyncContext` that sends notifications and
 //! progress, makes typed requests to the other side and observes cancellation.
+//!
+//! The [`Session`] itself needs tokio's `sync` primitives only: the blocking
+//! [`Server`](crate::Server) polls it in place, with no runtime. Running it on tokio (async
+//! handlers, `AsyncContext`, `PeerHandle`, `serve`, `serve_stdio`, `spawn`,
+//! `AsyncFrameReader`) needs the feature `tokio`; the example below does.
 //!
 //! - [`Router`](crate::Router): method → handler, registered synchronous or async
 //!   ([`Router::request_async`](crate::Router::request_async)) with typed params; async
@@ -20,6 +25,8 @@
 //! An in-process client and server over a pipe:
 //!
 //! ```
+//! # #[cfg(not(feature = "tokio"))] fn main() {}
+//! # #[cfg(feature = "tokio")] fn main() {
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 //! use std::sync::Arc;
 //! use mcpwire::{Profile, Router, RpcError};
@@ -47,16 +54,26 @@
 //! connection.await.unwrap().unwrap();
 //! served.await.unwrap().unwrap();
 //! # });
+//! # }
 //! ```
 
+// Without features `tokio` and `http` the docs still name the items they add (docs.rs builds
+// with all features), whose links then have nothing to resolve to.
+#![cfg_attr(not(feature = "http"), allow(rustdoc::broken_intra_doc_links))]
+
 mod cancel;
+#[cfg(feature = "tokio")]
 mod catch;
 mod context;
 mod core;
+#[cfg(feature = "tokio")]
 mod frames;
+#[cfg(feature = "tokio")]
 mod handle;
+#[cfg(feature = "tokio")]
 mod io;
 mod observe;
+#[cfg(feature = "tokio")]
 mod outbound;
 pub mod queue;
 mod session;
@@ -64,12 +81,17 @@ mod sink;
 mod trace;
 
 pub use cancel::CancellationToken;
+#[cfg(feature = "tokio")]
 pub(crate) use catch::BoxFuture;
-pub use context::{AsyncContext, Attachment};
-pub use frames::AsyncFrameReader;
-pub use handle::{PeerHandle, RequestError};
-pub use io::{serve, serve_stdio, spawn};
+pub use context::Attachment;
 pub use observe::Observer;
-pub use outbound::{Outbound, PendingResponse, RequestGuard};
 pub use session::{MAX_CONCURRENCY, Options, SESSION_BUSY, Session};
 pub use sink::{Closed, Outgoing, Sink, SinkReceiver};
+#[cfg(feature = "tokio")]
+pub use {
+    context::AsyncContext,
+    frames::AsyncFrameReader,
+    handle::{PeerHandle, RequestError},
+    io::{serve, serve_stdio, spawn},
+    outbound::{Outbound, PendingResponse, RequestGuard},
+};

@@ -101,8 +101,17 @@ impl<T> Sender<T> {
     /// Queues `item`, waiting while the queue is full; gives it back once the receiver is
     /// gone.
     pub(crate) async fn send(&self, item: T) -> Result<(), T> {
-        let Ok(permit) = self.shared.space.acquire().await else {
-            return Err(item);
+        // A free place is taken without waiting, and without tokio's cooperative budget (a
+        // blocking server polls its session's sends once, in place).
+        let permit = match self.shared.space.try_acquire() {
+            Ok(permit) => permit,
+            Err(tokio::sync::TryAcquireError::Closed) => return Err(item),
+            Err(tokio::sync::TryAcquireError::NoPermits) => {
+                let Ok(permit) = self.shared.space.acquire().await else {
+                    return Err(item);
+                };
+                permit
+            }
         };
         // The receiver hands the place back when it takes the item.
         permit.forget();
@@ -111,6 +120,7 @@ impl<T> Sender<T> {
 
     /// Queues `item` without waiting; gives it back when the queue is full or the receiver
     /// is gone.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     pub(crate) fn try_send(&self, item: T) -> Result<(), T> {
         let Ok(permit) = self.shared.space.try_acquire() else {
             return Err(item);

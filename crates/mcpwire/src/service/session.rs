@@ -6,21 +6,26 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tokio::task::JoinHandle;
 
-use super::catch::{BoxFuture, CatchUnwind};
-use super::context::progress_token_of;
 use super::core::{Answer, Core};
 use super::observe::Observer;
 use super::sink::{Outgoing, Sink, SinkReceiver};
 use super::trace::{self, RequestTrace};
-use super::{AsyncContext, Attachment, CancellationToken, PeerHandle};
+use super::{Attachment, CancellationToken};
 use crate::engine::{self, Host, Next};
-use crate::params::RawParams;
-use crate::peer::{Call, Event, Peer};
+use crate::peer::{Event, Peer};
 use crate::profile::Profile;
 use crate::reply::RpcError;
 use crate::router::Router;
+#[cfg(feature = "tokio")]
+use {
+    super::catch::{BoxFuture, CatchUnwind},
+    super::context::progress_token_of,
+    super::{AsyncContext, PeerHandle},
+    crate::params::RawParams,
+    crate::peer::Call,
+    tokio::task::JoinHandle,
+};
 
 /// The largest [`Options::max_concurrency`] honoured.
 pub const MAX_CONCURRENCY: u32 = 1 << 20;
@@ -90,6 +95,11 @@ struct Shared<S> {
     span: tracing::Span,
     /// Set by [`Session::observe`].
     observer: OnceLock<Box<dyn Observer>>,
+    /// Whether async handlers run; when not (the blocking [`Server`](crate::Server)'s
+    /// session), a call routed to one is answered -32603, and every frame is done with once
+    /// [`Session::receive`] returns. Without feature `tokio` none can be registered.
+    #[cfg(feature = "tokio")]
+    runs_async: bool,
 }
 
 /// A conversation with one other side, independent of the transport. Cheap to clone.
@@ -137,7 +147,7 @@ impl<S> Session<S> {
     }
 }
 
-impl<S: Send + Sync + 'static> Session<S> {
+impl<S> Session<S> {
     /// A session under `profile` with the default [`Options`]. The router's synchronous
     /// handlers run in place on the reading task, its async ones concurrently.
     pub fn new(profile: Profile, state: S, router: Router<S>) -> Self {
@@ -169,6 +179,8 @@ impl<S: Send + Sync + 'static> Session<S> {
                 closing: CancellationToken::new(),
                 span,
                 observer: OnceLock::new(),
+                #[cfg(feature = "tokio")]
+                runs_async: true,
             }),
         }
     }
@@ -190,16 +202,43 @@ impl<S: Send + Sync + 'static> Session<S> {
         &self.shared.state
     }
 
+    /// Whether async handlers run: when not (the blocking [`Server`](crate::Server)'s
+    /// session), one is answered -32603. `false` (nothing changed) while another clone of
+    /// the session exists.
+    #[cfg(feature = "tokio")]
+    pub(crate) fn set_runs_async(&mut self, runs_async: bool) -> bool {
+        Arc::get_mut(&mut self.shared)
+            .map(|shared| shared.runs_async = runs_async)
+            .is_some()
+    }
+
+    /// The state, mutably: `None` while another clone of the session, or a handler, holds it.
+    pub(crate) fn state_mut(&mut self) -> Option<&mut S> {
+        Arc::get_mut(&mut Arc::get_mut(&mut self.shared)?.state)
+    }
+
+    /// The state: `None` while another clone of the session, or a handler, holds it.
+    pub(crate) fn into_state(self) -> Option<S> {
+        Arc::try_unwrap(Arc::try_unwrap(self.shared).ok()?.state).ok()
+    }
+
+    /// The router.
+    pub(crate) fn router(&self) -> &Router<S> {
+        &self.shared.router
+    }
+
     /// The current profile.
     pub fn profile(&self) -> Profile {
         self.shared.core.lock().peer.profile().clone()
     }
 
-    /// A handle sending to the other side through the session-wide sink.
+    /// A handle sending to the other side through the session-wide sink (feature `tokio`).
+    #[cfg(feature = "tokio")]
     pub fn handle(&self) -> PeerHandle {
         self.handle_on(self.shared.session_sink.clone())
     }
 
+    #[cfg(feature = "tokio")]
     fn handle_on(&self, sink: Sink) -> PeerHandle {
         PeerHandle {
             core: Arc::clone(&self.shared.core),
@@ -309,6 +348,7 @@ impl<S: Send + Sync + 'static> Session<S> {
             },
             _ => None,
         };
+        #[cfg(feature = "tokio")]
         let initialize = matches!(&event, Event::Request { method, .. } if method == "initialize");
         let trace = match &event {
             Event::Request { call, method, .. } => {
@@ -341,6 +381,7 @@ impl<S: Send + Sync + 'static> Session<S> {
                     let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
                 }
             }
+            #[cfg(feature = "tokio")]
             Next::Request { call, started } => {
                 let permit = permit.expect("a request holds a permit");
                 let handler = self.spawn_request(call, started, sink.clone(), permit, trace);
@@ -351,6 +392,7 @@ impl<S: Send + Sync + 'static> Session<S> {
                     let _ = handler.await;
                 }
             }
+            #[cfg(feature = "tokio")]
             Next::Notification(future) => {
                 tokio::spawn(async move {
                     let _ = CatchUnwind::new(future).await;
@@ -359,6 +401,9 @@ impl<S: Send + Sync + 'static> Session<S> {
             }
             Next::Host(event) => self.answer(event),
         }
+        // Without async handlers every handler ran in place: its slot is free again.
+        #[cfg(not(feature = "tokio"))]
+        drop(permit);
     }
 
     /// Acts on what concerns this side's own requests: cancellations of the requests in
@@ -432,6 +477,7 @@ impl<S: Send + Sync + 'static> Session<S> {
 
     /// Registers the call's cancellation token (fired already if a cancellation read in
     /// the same frame named it).
+    #[cfg(feature = "tokio")]
     fn track(&self, call: &Call) -> CancellationToken {
         let token = CancellationToken::new();
         let mut state = self.shared.core.lock();
@@ -442,6 +488,7 @@ impl<S: Send + Sync + 'static> Session<S> {
         token
     }
 
+    #[cfg(feature = "tokio")]
     fn spawn_request(
         &self,
         call: Call,
@@ -481,6 +528,7 @@ impl<S: Send + Sync + 'static> Session<S> {
     }
 
     /// [`Options::end_of_input_grace`].
+    #[cfg(feature = "tokio")]
     pub(crate) fn end_of_input_grace(&self) -> Duration {
         self.shared.options.end_of_input_grace
     }
@@ -534,12 +582,15 @@ impl<S: Send + Sync + 'static> Session<S> {
 /// async handlers started with a context sending to the sink of the frame being read.
 struct SessionHost<'s, S> {
     session: &'s Session<S>,
+    /// Where an async handler's context sends.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     sink: &'s Sink,
-    /// What the transport attached to the frame.
+    /// What the transport attached to the frame (for async handlers).
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     attached: Option<&'s Attachment>,
 }
 
-impl<S: Send + Sync + 'static> Host<S> for SessionHost<'_, S> {
+impl<S> Host<S> for SessionHost<'_, S> {
     fn state(&self) -> &S {
         &self.session.shared.state
     }
@@ -548,12 +599,16 @@ impl<S: Send + Sync + 'static> Host<S> for SessionHost<'_, S> {
         f(&mut self.session.shared.core.lock().peer)
     }
 
+    #[cfg(feature = "tokio")]
     fn async_call(
         &mut self,
         call: Option<&Call>,
         method: &str,
         params: Option<RawParams<'_>>,
     ) -> Option<(Arc<S>, AsyncContext)> {
+        if !self.session.shared.runs_async {
+            return None;
+        }
         let (id, token) = match call {
             Some(call) => (Some(call.id().clone()), self.session.track(call)),
             None => (None, CancellationToken::new()),

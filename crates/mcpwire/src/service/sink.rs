@@ -81,6 +81,7 @@ impl Sink {
     }
 
     /// Queues a message without waiting; fails when the sink is full or closed.
+    #[cfg(feature = "tokio")]
     pub(crate) fn try_send(&self, message: Outgoing) -> bool {
         self.sender.try_send(message).is_ok()
     }

@@ -14,6 +14,7 @@ use tracing::field::Empty;
 
 use crate::id::OwnedId;
 use crate::profile::Profile;
+#[cfg(feature = "tokio")]
 use crate::reply::RpcError;
 
 /// The version a profile stands for: the MCP protocol version, else the profile's name.
@@ -44,7 +45,8 @@ pub(crate) fn switched(session: &Span, profile: &Profile) {
 #[derive(Debug, Clone)]
 pub(crate) struct RequestTrace {
     span: Span,
-    /// The session's span, whose version a handler may switch (`initialize`).
+    /// The session's span, whose version an async handler may switch (`initialize`).
+    #[cfg(feature = "tokio")]
     session: Span,
     began: Instant,
 }
@@ -64,6 +66,7 @@ impl RequestTrace {
         );
         Self {
             span,
+            #[cfg(feature = "tokio")]
             session: session.clone(),
             began: Instant::now(),
         }
@@ -77,6 +80,7 @@ impl RequestTrace {
     /// Records how an async handler ended: `outcome` is its result, `sent` whether a reply
     /// went out (not for a cancelled request); and the session's `version` now (the
     /// handler may have negotiated it: see [`version_of`]).
+    #[cfg(feature = "tokio")]
     pub(crate) fn answered(
         &self,
         outcome: &Result<String, RpcError>,
