@@ -242,7 +242,7 @@ pub fn lower_module(bytes: &[u8], file: &str, flavor: &emit::Flavor) -> Result<L
 }
 
 /// Emits a lowered module; the types `shared` names (name → shared module) are re-exported
-/// from `super::shared::<module>` instead of defined.
+/// from `super::<module>` (a sibling module of the versions) instead of defined.
 pub(crate) fn render_module(
     lowered: &Lowered,
     bytes: &[u8],

@@ -174,25 +174,31 @@ pub(crate) fn files(
         items.extend(quote! {
             #[cfg(any(#(feature = #features),*))]
             #[doc = #doc]
-            pub mod #module {
+            mod #module {
                 #(#imports)*
                 #body
                 #strategies
             }
         });
     }
-    let doc = " The MCP types that are the same in several versions, each defined once: one module \
-               per set of versions, gated on their features, whose types each of those \
-               versions' modules re-exports. Which types are the same is decided by comparing \
-               the versions' lowered models (see `mcpwire-codegen`'s `share`).";
+    // `mcp.rs` includes the file (`include!`), so that the modules are children of `mcp`
+    // beside the versions' (their paths, in every symbol and debug-info name, stay short): a
+    // comment, not inner docs, says what it holds.
+    let about = "// The MCP types that are the same in several versions, each defined once: one module\n\
+                 // per set of versions, gated on their features, whose types each of those versions'\n\
+                 // modules re-exports. Which types are the same is decided by comparing the\n\
+                 // versions' lowered models (see `mcpwire-codegen`'s `share`). Included by `mcp.rs`.\n";
     let taken = |name: &str| modules.iter().any(|m| m.get(name).is_some());
-    let tokens = emit::prelude::shorten(quote! { #![doc = #doc] #items }, &taken);
+    let tokens = emit::prelude::shorten(items, &taken);
     let body = emit::format(tokens)?;
     let lock = render_lock(mcp);
     files.push(crate::conversions::file(&names, &modules, &lock));
     files.push(GeneratedFile {
         path: format!("{GENERATED_DIR}/mcp/shared.rs"),
-        contents: format!("{}{body}", header::header_line(MCP_LOCK, lock.as_bytes())),
+        contents: format!(
+            "{}{about}{body}",
+            header::header_line(MCP_LOCK, lock.as_bytes())
+        ),
         warnings: strategies.warnings,
     });
     Ok(())

@@ -173,17 +173,68 @@ pub fn plan(modules: &[&Module]) -> Plan {
 }
 
 /// The Rust name of a shared module serving `versions` (module names such as `v2025_11_25`,
-/// ascending): `v2025_11_25_to_v2026_07_28` when they are consecutive among `all`, else each
-/// joined by `_and_`.
+/// ascending), a child of `mcp` beside the version modules: each version by its year and month
+/// (`v2025_11_25` → `2511`), `v2511_to_2607` when they are three or more consecutive among
+/// `all`, else joined by `_and_` (`v2506_and_2511`). Short, because the path is written into
+/// every symbol and debug-info name of the type (a one-version build's rlib carries it some
+/// 60,000 times); the full names stand in if two versions of `all` share a month.
 pub fn module_name(versions: &[&str], all: &[&str]) -> String {
+    let short = |v: &str| -> Option<String> {
+        let [year, month, _day] = v.strip_prefix('v')?.split('_').collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        (year.len() == 4 && month.len() == 2).then(|| format!("{}{month}", &year[2..]))
+    };
+    let shorts: Option<Vec<String>> = all.iter().map(|v| short(v)).collect();
+    let unique = shorts.as_ref().is_some_and(|s| {
+        let mut sorted = s.clone();
+        sorted.sort();
+        sorted.dedup();
+        sorted.len() == s.len()
+    });
+    let name = |v: &str| match short(v) {
+        Some(s) if unique => s,
+        _ => v.trim_start_matches('v').to_owned(),
+    };
     let first = all.iter().position(|v| *v == versions[0]);
     let consecutive = first.is_some_and(|f| {
         all.get(f..f + versions.len())
             .is_some_and(|run| run == versions)
     });
+    let names: Vec<String> = versions.iter().map(|v| name(v)).collect();
     if consecutive && versions.len() > 2 {
-        format!("{}_to_{}", versions[0], versions[versions.len() - 1])
+        format!("v{}_to_{}", names[0], names[names.len() - 1])
     } else {
-        versions.join("_and_")
+        format!("v{}", names.join("_and_"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::module_name;
+
+    const ALL: [&str; 5] = [
+        "v2024_11_05",
+        "v2025_03_26",
+        "v2025_06_18",
+        "v2025_11_25",
+        "v2026_07_28",
+    ];
+
+    #[test]
+    fn a_shared_module_is_named_by_year_and_month() {
+        assert_eq!(module_name(&ALL, &ALL), "v2411_to_2607");
+        assert_eq!(module_name(&ALL[2..4], &ALL), "v2506_and_2511");
+        assert_eq!(
+            module_name(&["v2024_11_05", "v2025_06_18", "v2026_07_28"], &ALL),
+            "v2411_and_2506_and_2607"
+        );
+    }
+
+    #[test]
+    fn two_versions_of_one_month_keep_their_full_names() {
+        let all = ["v2025_11_05", "v2025_11_25", "v2026_07_28"];
+        assert_eq!(module_name(&all, &all), "v2025_11_05_to_2026_07_28");
+        assert_eq!(module_name(&all[1..], &all), "v2025_11_25_and_2026_07_28");
     }
 }

@@ -66,8 +66,9 @@ pub struct Context<'a> {
     pub docs_from: Option<&'a Document>,
     /// The whole module, for lookups.
     pub module: &'a Module,
-    /// Types defined in a shared module rather than here: name → that module's name (under
-    /// `super::shared`); each is re-exported where it would have been defined.
+    /// Types defined in a shared module rather than here: name → that module's name (a
+    /// sibling of this one, `super::<name>`); each is re-exported where it would have been
+    /// defined.
     pub shared: Option<&'a BTreeMap<String, String>>,
     /// When emitting a shared module: every version its types serve, with that version's
     /// module (for the pointers the docs name). Empty for a version's own module.
@@ -186,7 +187,7 @@ pub fn emit_items(ctx: &Context<'_>) -> Result<Emitted> {
             Some(module) => {
                 let module = ident(module);
                 let name = ident(&def.name);
-                out.extend(quote! { pub use super::shared::#module::#name; });
+                out.extend(quote! { pub use super::#module::#name; });
             }
             None => out.extend(emit_type(ctx, def)?),
         }

@@ -294,7 +294,7 @@ pub fn emit(ctx: &Context<'_>, feature: &str) -> Result<std::result::Result<Stra
              re-exported here where they would be defined.",
         );
     }
-    let imports = imports(&quote! { super::super::shared }, &used);
+    let imports = imports(&quote! { super::super }, &used);
     let body = quote! {
         #[allow(unused_imports)]
         use ::proptest::strategy::{BoxedStrategy, Just, Strategy};

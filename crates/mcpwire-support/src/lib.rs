@@ -253,15 +253,25 @@ pub fn any_of_schema(parts: Vec<schemars::Schema>) -> schemars::Schema {
 /// or beyond `u64`, as an `f64`, so such an integer comes back in that spelling (`1e3` →
 /// `1000.0`); [`roundtrip_text`] keeps the spelling.
 pub fn roundtrip<T: DeserializeOwned + Serialize>(value: Value) -> Result<Value, String> {
-    let decoded: T = serde_path_to_error::deserialize(value).map_err(|e| {
-        let pointer = json_pointer(e.path());
-        if pointer.is_empty() {
-            e.into_inner().to_string()
-        } else {
-            format!("at `{pointer}`: {}", e.into_inner())
-        }
-    })?;
-    serde_json::to_value(&decoded).map_err(|e| e.to_string())
+    let decoded: T = serde_path_to_error::deserialize(value).map_err(value_error)?;
+    serde_json::to_value(&decoded).map_err(encode_error)
+}
+
+/// The error of encoding a decoded value again ([`roundtrip`], [`roundtrip_text`]); a function
+/// for the reason [`value_error`] is.
+fn encode_error(e: serde_json::Error) -> String {
+    e.to_string()
+}
+
+/// The error of [`roundtrip`]. A function, not a closure, so that it is compiled once rather
+/// than once per `T` (a closure takes its function's generics).
+fn value_error(e: serde_path_to_error::Error<serde_json::Error>) -> String {
+    let pointer = json_pointer(e.path());
+    if pointer.is_empty() {
+        e.into_inner().to_string()
+    } else {
+        format!("at `{pointer}`: {}", e.into_inner())
+    }
 }
 
 /// Decodes JSON `text` as `T` with serde_json (every integer keeps its spelling, see
@@ -277,7 +287,7 @@ pub fn roundtrip<T: DeserializeOwned + Serialize>(value: Value) -> Result<Value,
 /// ```
 pub fn roundtrip_text<T: DeserializeOwned + Serialize>(text: &str) -> Result<String, String> {
     let decoded: T = from_text(text)?;
-    serde_json::to_string(&decoded).map_err(|e| e.to_string())
+    serde_json::to_string(&decoded).map_err(encode_error)
 }
 
 /// Decodes JSON `text` as `T` with serde_json, like `serde_json::from_str` (every integer
@@ -294,19 +304,26 @@ pub fn roundtrip_text<T: DeserializeOwned + Serialize>(text: &str) -> Result<Str
 /// ```
 pub fn from_text<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let decoded: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
-        let pointer = json_pointer(e.path());
-        let message = depth::message_without_position(e.inner());
-        if pointer.is_empty() {
-            message
-        } else {
-            format!("at `{pointer}`: {message}")
-        }
-    })?;
-    deserializer
-        .end()
-        .map_err(|e| depth::message_without_position(&e))?;
+    let decoded: T = serde_path_to_error::deserialize(&mut deserializer).map_err(text_error)?;
+    deserializer.end().map_err(trailing_error)?;
     Ok(decoded)
+}
+
+/// The error of [`from_text`] for text after the value; a function for the reason
+/// [`value_error`] is.
+fn trailing_error(e: serde_json::Error) -> String {
+    depth::message_without_position(&e)
+}
+
+/// The error of [`from_text`]; a function for the reason [`value_error`] is.
+fn text_error(e: serde_path_to_error::Error<serde_json::Error>) -> String {
+    let pointer = json_pointer(e.path());
+    let message = depth::message_without_position(e.inner());
+    if pointer.is_empty() {
+        message
+    } else {
+        format!("at `{pointer}`: {message}")
+    }
 }
 
 /// Renders a serde path as an RFC 6901 JSON pointer (`""` for the whole value).

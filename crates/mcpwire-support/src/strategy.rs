@@ -65,20 +65,31 @@ where
 {
     let value = match decode_value::<T>(generated.clone()) {
         Ok(value) => value,
-        Err(e) => {
-            return Sample {
-                json: generated,
-                decoded: Err(format!("the generated JSON does not decode: {e}")),
-            };
-        }
+        Err(e) => return Sample::undecodable(generated, &e),
     };
     let json = serde_json::to_value(&value).expect("generated values encode");
     let decoded = match decode_value::<T>(json.clone()) {
         Ok(back) if back == value => Ok(()),
-        Ok(back) => Err(format!("decoded to {back:?}, generated {value:?}")),
+        Ok(back) => Err(Sample::differs(&back, &value)),
         Err(e) => Err(format!("does not decode: {e}")),
     };
     Sample { json, decoded }
+}
+
+// The messages of `sample_of`, written once rather than in each of its copies (one per type).
+impl Sample {
+    /// The sample of `generated` JSON that does not decode.
+    fn undecodable(generated: Value, e: &serde_json::Error) -> Sample {
+        Sample {
+            json: generated,
+            decoded: Err(format!("the generated JSON does not decode: {e}")),
+        }
+    }
+
+    /// A value that decoded back to another.
+    fn differs(back: &dyn Debug, generated: &dyn Debug) -> String {
+        format!("decoded to {back:?}, generated {generated:?}")
+    }
 }
 
 /// Writes a generated `strategies` module's `definition(name)`, the [`sample`]s of every
@@ -135,8 +146,14 @@ where
 fn decode_generated<T: DeserializeOwned>(json: Value) -> T {
     match decode_value::<T>(json.clone()) {
         Ok(value) => value,
-        Err(e) => panic!("a generated value does not decode as its type: {e}: {json}"),
+        Err(e) => generated_does_not_decode(&e, &json),
     }
+}
+
+/// The panic of [`decode_generated`], written once rather than in each of its copies.
+#[cold]
+fn generated_does_not_decode(e: &serde_json::Error, json: &Value) -> ! {
+    panic!("a generated value does not decode as its type: {e}: {json}")
 }
 
 /// `json` decoded as `T`, as `serde_json::from_value` would, but through the same

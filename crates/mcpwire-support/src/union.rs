@@ -126,10 +126,14 @@ impl Variant<'_, Shape<'_>> {
                 self.input.token_name()
             )));
         };
-        super::depth::decode_tracked::<T>(|seed| {
+        let decoded = super::depth::decode_tracked::<T>(|seed| {
             seed.deserialize(super::members_de::MembersDeserializer(members))
-        })
-        .map_err(|(pointer, error)| self.error(&pointer, &error))
+        });
+        // A `match`, not `map_err` with a closure: one function fewer per variant type.
+        match decoded {
+            Ok(value) => Ok(value),
+            Err((pointer, error)) => Err(self.error(&pointer, &error)),
+        }
     }
 }
 
@@ -137,8 +141,10 @@ impl Variant<'_, str> {
     /// Decodes the union's text as this variant, by a serde_json deserializer of its own under
     /// the depth rules of [`super::with_unbounded_depth`]; errors as for a union of objects.
     pub fn decode<T: DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        super::depth::decode_text::<T>(self.input)
-            .map_err(|(pointer, error)| self.error(&pointer, &error))
+        match super::depth::decode_text::<T>(self.input) {
+            Ok(value) => Ok(value),
+            Err((pointer, error)) => Err(self.error(&pointer, &error)),
+        }
     }
 
     /// Decodes the `null` variant.
@@ -182,7 +188,7 @@ pub fn decode_objects<'de, D: Deserializer<'de>, T>(
     variant: fn(&Variant<'_, Shape<'_>>) -> Result<T, serde_json::Error>,
 ) -> Result<T, D::Error> {
     let shape = Shape::capture_object(deserializer, table.strings)?;
-    decode_union(&shape, &shape, table, variant).map_err(serde::de::Error::custom)
+    decode_typed(&shape, &shape, table, variant).map_err(serde::de::Error::custom)
 }
 
 /// Decodes any other union by its table: captures the value's raw text ([`RawJson`]), then
@@ -195,7 +201,25 @@ pub fn decode_values<'de, D: Deserializer<'de>, T>(
     let raw = <RawJson<'de> as serde::Deserialize>::deserialize(deserializer)?;
     let text = raw.text();
     let shape = Shape::of::<D::Error>(text)?;
-    decode_union(text, &shape, table, variant).map_err(serde::de::Error::custom)
+    decode_typed(text, &shape, table, variant).map_err(serde::de::Error::custom)
+}
+
+/// [`decode_union`] with `variant` returning the union's value: the first value a variant
+/// decodes is kept (`oneOf` decodes on, to count the matches).
+fn decode_typed<I: ?Sized, T>(
+    input: &I,
+    shape: &Shape<'_>,
+    table: &'static UnionTable,
+    variant: fn(&Variant<'_, I>) -> Result<T, serde_json::Error>,
+) -> Result<T, serde_json::Error> {
+    let mut decoded = None;
+    decode_union(input, shape, table, &mut |v| {
+        let value = variant(v)?;
+        decoded.get_or_insert(value);
+        Ok(())
+    })?;
+    // `decode_union` succeeds only after a variant decoded.
+    decoded.ok_or_else(|| super::no_variant(table.name, "no variant was decoded"))
 }
 
 /// The reason given for a variant tried after the chosen one.
@@ -207,14 +231,17 @@ const ONLY_ONE_LEFT: Why =
     Why::Text("the other variants' required members or constant members rule them out");
 
 /// Decodes a union value by `anyOf` / `oneOf` meaning; see the module documentation.
-fn decode_union<I: ?Sized, T>(
+/// `decode` decodes one variant and keeps its value ([`decode_typed`]); this succeeds only
+/// after it did. Not generic in the union's type, so that it is compiled once, not once per
+/// union (one copy per union made the one-version build several MB larger).
+fn decode_union<I: ?Sized>(
     input: &I,
     shape: &Shape<'_>,
     table: &'static UnionTable,
-    decode: fn(&Variant<'_, I>) -> Result<T, serde_json::Error>,
-) -> Result<T, serde_json::Error> {
+    decode: &mut dyn FnMut(&Variant<'_, I>) -> Result<(), serde_json::Error>,
+) -> Result<(), serde_json::Error> {
     let choice = choose(table, shape)?;
-    let run = |index: usize, reason: &dyn fmt::Display| {
+    let mut run = |index: usize, reason: &dyn fmt::Display| {
         decode(&Variant {
             input,
             table,
@@ -245,21 +272,17 @@ fn decode_union<I: ?Sized, T>(
             .map(|i| (i, &FALLBACK)),
     );
     let mut failures = Vec::new();
-    let mut matched: Option<T> = None;
     let mut matches = Vec::new();
     for (index, reason) in order {
         match run(index, reason) {
-            Ok(decoded) if !table.one_of => return Ok(decoded),
-            Ok(decoded) => {
-                matches.push(table.variant_name(index));
-                matched.get_or_insert(decoded);
-            }
+            Ok(()) if !table.one_of => return Ok(()),
+            Ok(()) => matches.push(table.variant_name(index)),
             Err(e) => failures.push(e.to_string()),
         }
     }
-    match (matched, matches.len()) {
-        (Some(decoded), 1) => Ok(decoded),
-        (Some(_), _) => Err(serde::de::Error::custom(format_args!(
+    match matches.len() {
+        1 => Ok(()),
+        2.. => Err(serde::de::Error::custom(format_args!(
             "{}: the value matches {} variants ({}), but `oneOf` admits exactly one",
             table.name,
             matches.len(),
@@ -269,7 +292,7 @@ fn decode_union<I: ?Sized, T>(
                 .collect::<Vec<_>>()
                 .join(", ")
         ))),
-        (None, _) => {
+        0 => {
             match choice.index {
                 None => failures.push(format!(
                     "{}: no variant matches: {}",

@@ -1,11 +1,11 @@
 //! One module per MCP version, each behind the cargo feature of the same name; `latest` is
 //! the newest enabled-by-`latest` version (2026-07-28).
 
-// The types that are the same in several versions, defined once; each version's module
-// re-exports the ones it has, so `v2025_11_25::Tool` stays the path to write.
-#[rustfmt::skip]
-#[path = "generated/mcp/shared.rs"]
-mod shared;
+// The types that are the same in several versions, defined once in private modules beside
+// the versions' (`v2411_to_2607`: 2024-11-05 to 2026-07-28); each version's module re-exports
+// the ones it has, so `v2025_11_25::Tool` stays the path to write. Included rather than a
+// `mod shared`: a shorter path in every symbol and debug-info name of these types.
+include!("generated/mcp/shared.rs");
 
 // `mcp_if_member!`: which members each version's structs lack, for conversions written once
 // for every version (mcpwire-model's).

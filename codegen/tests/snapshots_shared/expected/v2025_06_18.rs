@@ -2,7 +2,7 @@
 /*! Types generated from `mcp/2025-06-18/schema.json` (MCP 2025-06-18). See the crate documentation for the mapping rules.
 
  A type that is the same in other versions is defined once, in a module those versions share, and re-exported here where it would be defined (`pub use`): the same Rust type serves each of them.*/
-pub use super::shared::v2025_06_18_to_v2026_07_28::Annotations;
+pub use super::v2506_to_2607::Annotations;
 /// `Content` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/Content` in `mcp/2025-06-18/schema.json`.
@@ -34,7 +34,7 @@ impl Conversation {
     Conversation "Conversation" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 messages "messages" req: Vec<Message>;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::ImageContent;
+pub use super::v2506_to_2607::ImageContent;
 /// `Message` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/Message` in `mcp/2025-06-18/schema.json`.
@@ -65,11 +65,11 @@ impl Message {
     0 content "content" req: Content;
     1 role "role" req: Role;
 }
-pub use super::shared::v2025_06_18_and_v2025_11_25::Role;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TextContent;
-pub use super::shared::v2025_06_18_to_v2026_07_28::Tool;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeImage;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeText;
+pub use super::v2506_and_2511::Role;
+pub use super::v2506_to_2607::TextContent;
+pub use super::v2506_to_2607::Tool;
+pub use super::v2506_to_2607::TypeImage;
+pub use super::v2506_to_2607::TypeText;
 /// Error codes of MCP 2025-06-18: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {

@@ -2,8 +2,8 @@
 /*! Types generated from `mcp/2026-07-28/schema.json` (MCP 2026-07-28). See the crate documentation for the mapping rules.
 
  A type that is the same in other versions is defined once, in a module those versions share, and re-exported here where it would be defined (`pub use`): the same Rust type serves each of them.*/
-pub use super::shared::v2025_06_18_to_v2026_07_28::Annotations;
-pub use super::shared::v2025_11_25_and_v2026_07_28::Content;
+pub use super::v2506_to_2607::Annotations;
+pub use super::v2511_and_2607::Content;
 /// `Conversation` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/Conversation` in `mcp/2026-07-28/schema.json`.
@@ -56,7 +56,7 @@ impl Icon {
     Icon "Icon" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 src "src" req: String;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::ImageContent;
+pub use super::v2506_to_2607::ImageContent;
 /// `Message` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/Message` in `mcp/2026-07-28/schema.json`.
@@ -115,10 +115,10 @@ impl Role {
         }
     }
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::TextContent;
-pub use super::shared::v2025_06_18_to_v2026_07_28::Tool;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeImage;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeText;
+pub use super::v2506_to_2607::TextContent;
+pub use super::v2506_to_2607::Tool;
+pub use super::v2506_to_2607::TypeImage;
+pub use super::v2506_to_2607::TypeText;
 /// Error codes of MCP 2026-07-28: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {

@@ -3,16 +3,16 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::shared::v2025_06_18_and_v2025_11_25::strategies as v2025_06_18_and_v2025_11_25;
-use super::super::shared::v2025_06_18_to_v2026_07_28::strategies as v2025_06_18_to_v2026_07_28;
-pub use v2025_06_18_to_v2026_07_28::annotations;
+use super::super::v2506_and_2511::strategies as v2506_and_2511;
+use super::super::v2506_to_2607::strategies as v2506_to_2607;
+pub use v2506_to_2607::annotations;
 /// Values of [`super::Content`].
 pub fn content() -> BoxedStrategy<super::Content> {
     s::typed(content_json())
 }
 /// Values of [`super::Content`] as JSON.
 fn content_json() -> BoxedStrategy<::serde_json::Value> {
-    v2025_06_18_to_v2026_07_28::text_content_json()
+    v2506_to_2607::text_content_json()
 }
 /// Values of [`super::Conversation`].
 pub fn conversation() -> BoxedStrategy<super::Conversation> {
@@ -22,7 +22,7 @@ pub fn conversation() -> BoxedStrategy<super::Conversation> {
 fn conversation_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([("messages", s::required(s::array_json(message_json(), None, None)))])
 }
-pub use v2025_06_18_to_v2026_07_28::image_content;
+pub use v2506_to_2607::image_content;
 /// Values of [`super::Message`].
 pub fn message() -> BoxedStrategy<super::Message> {
     s::typed(message_json())
@@ -31,21 +31,21 @@ pub fn message() -> BoxedStrategy<super::Message> {
 fn message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("content", s::required(content_json())),
-        ("role", s::required(v2025_06_18_and_v2025_11_25::role_json())),
+        ("role", s::required(v2506_and_2511::role_json())),
     ])
 }
-pub use v2025_06_18_and_v2025_11_25::role;
-pub use v2025_06_18_to_v2026_07_28::text_content;
-pub use v2025_06_18_to_v2026_07_28::tool;
-pub use v2025_06_18_to_v2026_07_28::type_image;
-pub use v2025_06_18_to_v2026_07_28::type_text;
+pub use v2506_and_2511::role;
+pub use v2506_to_2607::text_content;
+pub use v2506_to_2607::tool;
+pub use v2506_to_2607::type_image;
+pub use v2506_to_2607::type_text;
 ::mcpwire_types::support::sample_table! {
-    "Annotations" Annotations v2025_06_18_to_v2026_07_28::annotations_json;
+    "Annotations" Annotations v2506_to_2607::annotations_json;
     "Content" Content content_json;
     "Conversation" Conversation conversation_json;
-    "ImageContent" ImageContent v2025_06_18_to_v2026_07_28::image_content_json;
+    "ImageContent" ImageContent v2506_to_2607::image_content_json;
     "Message" Message message_json;
-    "Role" Role v2025_06_18_and_v2025_11_25::role_json;
-    "TextContent" TextContent v2025_06_18_to_v2026_07_28::text_content_json;
-    "Tool" Tool v2025_06_18_to_v2026_07_28::tool_json;
+    "Role" Role v2506_and_2511::role_json;
+    "TextContent" TextContent v2506_to_2607::text_content_json;
+    "Tool" Tool v2506_to_2607::tool_json;
 }

@@ -3,10 +3,10 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::shared::v2025_06_18_to_v2026_07_28::strategies as v2025_06_18_to_v2026_07_28;
-use super::super::shared::v2025_11_25_and_v2026_07_28::strategies as v2025_11_25_and_v2026_07_28;
-pub use v2025_06_18_to_v2026_07_28::annotations;
-pub use v2025_11_25_and_v2026_07_28::content;
+use super::super::v2506_to_2607::strategies as v2506_to_2607;
+use super::super::v2511_and_2607::strategies as v2511_and_2607;
+pub use v2506_to_2607::annotations;
+pub use v2511_and_2607::content;
 /// Values of [`super::Conversation`].
 pub fn conversation() -> BoxedStrategy<super::Conversation> {
     s::typed(conversation_json())
@@ -23,7 +23,7 @@ pub fn icon() -> BoxedStrategy<super::Icon> {
 fn icon_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([("src", s::required(s::string_json(None, None, None)))])
 }
-pub use v2025_06_18_to_v2026_07_28::image_content;
+pub use v2506_to_2607::image_content;
 /// Values of [`super::Message`].
 pub fn message() -> BoxedStrategy<super::Message> {
     s::typed(message_json())
@@ -31,7 +31,7 @@ pub fn message() -> BoxedStrategy<super::Message> {
 /// Values of [`super::Message`] as JSON.
 fn message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("content", s::required(v2025_11_25_and_v2026_07_28::content_json())),
+        ("content", s::required(v2511_and_2607::content_json())),
         ("role", s::required(role_json())),
     ])
 }
@@ -43,18 +43,18 @@ pub fn role() -> BoxedStrategy<super::Role> {
 fn role_json() -> BoxedStrategy<::serde_json::Value> {
     s::select_json(&["assistant", "system", "user"])
 }
-pub use v2025_06_18_to_v2026_07_28::text_content;
-pub use v2025_06_18_to_v2026_07_28::tool;
-pub use v2025_06_18_to_v2026_07_28::type_image;
-pub use v2025_06_18_to_v2026_07_28::type_text;
+pub use v2506_to_2607::text_content;
+pub use v2506_to_2607::tool;
+pub use v2506_to_2607::type_image;
+pub use v2506_to_2607::type_text;
 ::mcpwire_types::support::sample_table! {
-    "Annotations" Annotations v2025_06_18_to_v2026_07_28::annotations_json;
-    "Content" Content v2025_11_25_and_v2026_07_28::content_json;
+    "Annotations" Annotations v2506_to_2607::annotations_json;
+    "Content" Content v2511_and_2607::content_json;
     "Conversation" Conversation conversation_json;
     "Icon" Icon icon_json;
-    "ImageContent" ImageContent v2025_06_18_to_v2026_07_28::image_content_json;
+    "ImageContent" ImageContent v2506_to_2607::image_content_json;
     "Message" Message message_json;
     "Role" Role role_json;
-    "TextContent" TextContent v2025_06_18_to_v2026_07_28::text_content_json;
-    "Tool" Tool v2025_06_18_to_v2026_07_28::tool_json;
+    "TextContent" TextContent v2506_to_2607::text_content_json;
+    "Tool" Tool v2506_to_2607::tool_json;
 }

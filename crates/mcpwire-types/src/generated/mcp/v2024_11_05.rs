@@ -65,9 +65,9 @@ impl AnnotatedAnnotations {
     0 audience "audience" opt with_audience into: Vec<Role>;
     1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::BlobResourceContents;
-pub use super::shared::v2024_11_05_to_v2025_06_18::CallToolRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::CallToolRequestParams;
+pub use super::v2411_and_2503::BlobResourceContents;
+pub use super::v2411_to_2506::CallToolRequest;
+pub use super::v2411_to_2506::CallToolRequestParams;
 /// `CallToolResult` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/CallToolResult` in `mcp/2024-11-05/schema.json`.
@@ -169,10 +169,10 @@ impl<'de> ::serde::Deserialize<'de> for CallToolResultContentItem {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::CancelledNotification;
-pub use super::shared::v2024_11_05_to_v2025_06_18::CancelledNotificationParams;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ClientCapabilities;
-pub use super::shared::v2024_11_05_to_v2025_11_25::ClientCapabilitiesRoots;
+pub use super::v2411_to_2506::CancelledNotification;
+pub use super::v2411_to_2506::CancelledNotificationParams;
+pub use super::v2411_and_2503::ClientCapabilities;
+pub use super::v2411_to_2511::ClientCapabilitiesRoots;
 /// `ClientNotification` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/ClientNotification/anyOf` in `mcp/2024-11-05/schema.json`.
@@ -257,7 +257,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::ClientRequest;
+pub use super::v2411_and_2503::ClientRequest;
 /// `ClientResult` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/ClientResult/anyOf` in `mcp/2024-11-05/schema.json`.
@@ -345,12 +345,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientResult {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::CompleteRequest;
-pub use super::shared::v2024_11_05_and_v2025_03_26::CompleteRequestParams;
-pub use super::shared::v2024_11_05_to_v2025_06_18::CompleteRequestParamsArgument;
-pub use super::shared::v2024_11_05_and_v2025_03_26::CompleteRequestParamsRef;
-pub use super::shared::v2024_11_05_to_v2025_11_25::CompleteResult;
-pub use super::shared::v2024_11_05_to_v2025_11_25::CompleteResultCompletion;
+pub use super::v2411_and_2503::CompleteRequest;
+pub use super::v2411_and_2503::CompleteRequestParams;
+pub use super::v2411_to_2506::CompleteRequestParamsArgument;
+pub use super::v2411_and_2503::CompleteRequestParamsRef;
+pub use super::v2411_to_2511::CompleteResult;
+pub use super::v2411_to_2511::CompleteResultCompletion;
 /// `CreateMessageRequest` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/CreateMessageRequest` in `mcp/2024-11-05/schema.json`.
@@ -449,7 +449,7 @@ impl CreateMessageRequestParams {
     6 system_prompt "systemPrompt" opt with_system_prompt into: String;
     7 temperature "temperature" opt with_temperature into: ::serde_json::Number;
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::CreateMessageRequestParamsIncludeContext;
+pub use super::v2411_to_2506::CreateMessageRequestParamsIncludeContext;
 /// `CreateMessageResult` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/CreateMessageResult` in `mcp/2024-11-05/schema.json`.
@@ -558,7 +558,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::Cursor;
+pub use super::v2411_to_2607::Cursor;
 /// `EmbeddedResource` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/EmbeddedResource` in `mcp/2024-11-05/schema.json`.
@@ -627,10 +627,10 @@ impl EmbeddedResourceAnnotations {
     0 audience "audience" opt with_audience into: Vec<Role>;
     1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::EmbeddedResourceResource;
-pub use super::shared::v2024_11_05_to_v2025_11_25::EmptyResult;
-pub use super::shared::v2024_11_05_to_v2025_06_18::GetPromptRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::GetPromptRequestParams;
+pub use super::v2411_and_2503::EmbeddedResourceResource;
+pub use super::v2411_to_2511::EmptyResult;
+pub use super::v2411_to_2506::GetPromptRequest;
+pub use super::v2411_to_2506::GetPromptRequestParams;
 /// `GetPromptResult` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/GetPromptResult` in `mcp/2024-11-05/schema.json`.
@@ -740,9 +740,9 @@ impl ImageContentAnnotations {
     0 audience "audience" opt with_audience into: Vec<Role>;
     1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::Implementation;
-pub use super::shared::v2024_11_05_and_v2025_03_26::InitializeRequest;
-pub use super::shared::v2024_11_05_and_v2025_03_26::InitializeRequestParams;
+pub use super::v2411_and_2503::Implementation;
+pub use super::v2411_and_2503::InitializeRequest;
+pub use super::v2411_and_2503::InitializeRequestParams;
 /// `InitializeResult` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/InitializeResult` in `mcp/2024-11-05/schema.json`.
@@ -793,10 +793,10 @@ impl InitializeResult {
     3 protocol_version "protocolVersion" req: String;
     4 server_info "serverInfo" req: Implementation;
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::InitializedNotification;
-pub use super::shared::v2024_11_05_and_v2025_03_26::InitializedNotificationParams;
-pub use super::shared::v2024_11_05_to_v2025_06_18::JSONRPCError;
-pub use super::shared::v2024_11_05_to_v2025_06_18::JSONRPCErrorError;
+pub use super::v2411_and_2503::InitializedNotification;
+pub use super::v2411_and_2503::InitializedNotificationParams;
+pub use super::v2411_to_2506::JSONRPCError;
+pub use super::v2411_to_2506::JSONRPCErrorError;
 /// `JSONRPCMessage` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/JSONRPCMessage/anyOf` in `mcp/2024-11-05/schema.json`.
@@ -922,18 +922,18 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::JSONRPCNotification;
-pub use super::shared::v2024_11_05_and_v2025_03_26::JSONRPCNotificationParams;
-pub use super::shared::v2024_11_05_and_v2025_03_26::JSONRPCRequest;
-pub use super::shared::v2024_11_05_and_v2025_03_26::JSONRPCRequestParams;
-pub use super::shared::v2024_11_05_and_v2025_03_26::JSONRPCRequestParamsMeta;
-pub use super::shared::v2024_11_05_to_v2025_06_18::JSONRPCResponse;
-pub use super::shared::v2024_11_05_to_v2025_06_18::Jsonrpc2_0;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListPromptsRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListPromptsRequestParams;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ListPromptsResult;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListResourceTemplatesRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListResourceTemplatesRequestParams;
+pub use super::v2411_and_2503::JSONRPCNotification;
+pub use super::v2411_and_2503::JSONRPCNotificationParams;
+pub use super::v2411_and_2503::JSONRPCRequest;
+pub use super::v2411_and_2503::JSONRPCRequestParams;
+pub use super::v2411_and_2503::JSONRPCRequestParamsMeta;
+pub use super::v2411_to_2506::JSONRPCResponse;
+pub use super::v2411_to_2506::Jsonrpc2_0;
+pub use super::v2411_to_2506::ListPromptsRequest;
+pub use super::v2411_to_2506::ListPromptsRequestParams;
+pub use super::v2411_and_2503::ListPromptsResult;
+pub use super::v2411_to_2506::ListResourceTemplatesRequest;
+pub use super::v2411_to_2506::ListResourceTemplatesRequestParams;
 /// `ListResourceTemplatesResult` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/ListResourceTemplatesResult` in `mcp/2024-11-05/schema.json`.
@@ -971,8 +971,8 @@ impl ListResourceTemplatesResult {
     1 next_cursor "nextCursor" opt with_next_cursor into: String;
     2 resource_templates "resourceTemplates" req: Vec<ResourceTemplate>;
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListResourcesRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListResourcesRequestParams;
+pub use super::v2411_to_2506::ListResourcesRequest;
+pub use super::v2411_to_2506::ListResourcesRequestParams;
 /// `ListResourcesResult` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/ListResourcesResult` in `mcp/2024-11-05/schema.json`.
@@ -1009,12 +1009,12 @@ impl ListResourcesResult {
     1 next_cursor "nextCursor" opt with_next_cursor into: String;
     2 resources "resources" req: Vec<Resource>;
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::ListRootsRequest;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ListRootsRequestParams;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ListRootsRequestParamsMeta;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ListRootsResult;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListToolsRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListToolsRequestParams;
+pub use super::v2411_and_2503::ListRootsRequest;
+pub use super::v2411_and_2503::ListRootsRequestParams;
+pub use super::v2411_and_2503::ListRootsRequestParamsMeta;
+pub use super::v2411_and_2503::ListRootsResult;
+pub use super::v2411_to_2506::ListToolsRequest;
+pub use super::v2411_to_2506::ListToolsRequestParams;
 /// `ListToolsResult` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/ListToolsResult` in `mcp/2024-11-05/schema.json`.
@@ -1051,43 +1051,43 @@ impl ListToolsResult {
     1 next_cursor "nextCursor" opt with_next_cursor into: String;
     2 tools "tools" req: Vec<Tool>;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::LoggingLevel;
-pub use super::shared::v2024_11_05_to_v2025_06_18::LoggingMessageNotification;
-pub use super::shared::v2024_11_05_to_v2025_06_18::LoggingMessageNotificationParams;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodCompletionComplete;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodInitialize;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodLoggingSetLevel;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsCancelled;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodNotificationsInitialized;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsMessage;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsProgress;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsPromptsListChanged;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsResourcesListChanged;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsResourcesUpdated;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodNotificationsRootsListChanged;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsToolsListChanged;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodPing;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodPromptsGet;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodPromptsList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesRead;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodResourcesSubscribe;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesTemplatesList;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodResourcesUnsubscribe;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodRootsList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodSamplingCreateMessage;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodToolsCall;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodToolsList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ModelHint;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ModelPreferences;
-pub use super::shared::v2024_11_05_and_v2025_03_26::Notification;
-pub use super::shared::v2024_11_05_and_v2025_03_26::NotificationParams;
-pub use super::shared::v2024_11_05_to_v2025_06_18::PaginatedRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::PaginatedRequestParams;
-pub use super::shared::v2024_11_05_to_v2025_11_25::PaginatedResult;
-pub use super::shared::v2024_11_05_and_v2025_03_26::PingRequest;
-pub use super::shared::v2024_11_05_and_v2025_03_26::PingRequestParams;
-pub use super::shared::v2024_11_05_and_v2025_03_26::PingRequestParamsMeta;
+pub use super::v2411_to_2607::LoggingLevel;
+pub use super::v2411_to_2506::LoggingMessageNotification;
+pub use super::v2411_to_2506::LoggingMessageNotificationParams;
+pub use super::v2411_to_2607::MethodCompletionComplete;
+pub use super::v2411_to_2511::MethodInitialize;
+pub use super::v2411_to_2511::MethodLoggingSetLevel;
+pub use super::v2411_to_2607::MethodNotificationsCancelled;
+pub use super::v2411_to_2511::MethodNotificationsInitialized;
+pub use super::v2411_to_2607::MethodNotificationsMessage;
+pub use super::v2411_to_2607::MethodNotificationsProgress;
+pub use super::v2411_to_2607::MethodNotificationsPromptsListChanged;
+pub use super::v2411_to_2607::MethodNotificationsResourcesListChanged;
+pub use super::v2411_to_2607::MethodNotificationsResourcesUpdated;
+pub use super::v2411_to_2511::MethodNotificationsRootsListChanged;
+pub use super::v2411_to_2607::MethodNotificationsToolsListChanged;
+pub use super::v2411_to_2511::MethodPing;
+pub use super::v2411_to_2607::MethodPromptsGet;
+pub use super::v2411_to_2607::MethodPromptsList;
+pub use super::v2411_to_2607::MethodResourcesList;
+pub use super::v2411_to_2607::MethodResourcesRead;
+pub use super::v2411_to_2511::MethodResourcesSubscribe;
+pub use super::v2411_to_2607::MethodResourcesTemplatesList;
+pub use super::v2411_to_2511::MethodResourcesUnsubscribe;
+pub use super::v2411_to_2607::MethodRootsList;
+pub use super::v2411_to_2607::MethodSamplingCreateMessage;
+pub use super::v2411_to_2607::MethodToolsCall;
+pub use super::v2411_to_2607::MethodToolsList;
+pub use super::v2411_to_2607::ModelHint;
+pub use super::v2411_to_2607::ModelPreferences;
+pub use super::v2411_and_2503::Notification;
+pub use super::v2411_and_2503::NotificationParams;
+pub use super::v2411_to_2506::PaginatedRequest;
+pub use super::v2411_to_2506::PaginatedRequestParams;
+pub use super::v2411_to_2511::PaginatedResult;
+pub use super::v2411_and_2503::PingRequest;
+pub use super::v2411_and_2503::PingRequestParams;
+pub use super::v2411_and_2503::PingRequestParamsMeta;
 /// `ProgressNotification` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/ProgressNotification` in `mcp/2024-11-05/schema.json`.
@@ -1157,11 +1157,11 @@ impl ProgressNotificationParams {
     1 progress_token "progressToken" req: ProgressToken;
     2 total "total" opt with_total into: ::serde_json::Number;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::ProgressToken;
-pub use super::shared::v2024_11_05_and_v2025_03_26::Prompt;
-pub use super::shared::v2024_11_05_and_v2025_03_26::PromptArgument;
-pub use super::shared::v2024_11_05_and_v2025_03_26::PromptListChangedNotification;
-pub use super::shared::v2024_11_05_and_v2025_03_26::PromptListChangedNotificationParams;
+pub use super::v2411_to_2607::ProgressToken;
+pub use super::v2411_and_2503::Prompt;
+pub use super::v2411_and_2503::PromptArgument;
+pub use super::v2411_and_2503::PromptListChangedNotification;
+pub use super::v2411_and_2503::PromptListChangedNotificationParams;
 /// `PromptMessage` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/PromptMessage` in `mcp/2024-11-05/schema.json`.
@@ -1257,15 +1257,15 @@ impl<'de> ::serde::Deserialize<'de> for PromptMessageContent {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::PromptReference;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ReadResourceRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ReadResourceRequestParams;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ReadResourceResult;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ReadResourceResultContentsItem;
-pub use super::shared::v2024_11_05_and_v2025_03_26::Request;
-pub use super::shared::v2024_11_05_to_v2026_07_28::RequestId;
-pub use super::shared::v2024_11_05_and_v2025_03_26::RequestParams;
-pub use super::shared::v2024_11_05_and_v2025_03_26::RequestParamsMeta;
+pub use super::v2411_and_2503::PromptReference;
+pub use super::v2411_to_2506::ReadResourceRequest;
+pub use super::v2411_to_2506::ReadResourceRequestParams;
+pub use super::v2411_and_2503::ReadResourceResult;
+pub use super::v2411_and_2503::ReadResourceResultContentsItem;
+pub use super::v2411_and_2503::Request;
+pub use super::v2411_to_2607::RequestId;
+pub use super::v2411_and_2503::RequestParams;
+pub use super::v2411_and_2503::RequestParamsMeta;
 /// `Resource` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/Resource` in `mcp/2024-11-05/schema.json`.
@@ -1349,10 +1349,10 @@ impl ResourceAnnotations {
     0 audience "audience" opt with_audience into: Vec<Role>;
     1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::ResourceContents;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ResourceListChangedNotification;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ResourceListChangedNotificationParams;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ResourceReference;
+pub use super::v2411_and_2503::ResourceContents;
+pub use super::v2411_and_2503::ResourceListChangedNotification;
+pub use super::v2411_and_2503::ResourceListChangedNotificationParams;
+pub use super::v2411_and_2503::ResourceReference;
 /// `ResourceTemplate` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/ResourceTemplate` in `mcp/2024-11-05/schema.json`.
@@ -1432,13 +1432,13 @@ impl ResourceTemplateAnnotations {
     0 audience "audience" opt with_audience into: Vec<Role>;
     1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::ResourceUpdatedNotification;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ResourceUpdatedNotificationParams;
-pub use super::shared::v2024_11_05_to_v2025_11_25::Result;
-pub use super::shared::v2024_11_05_to_v2026_07_28::Role;
-pub use super::shared::v2024_11_05_and_v2025_03_26::Root;
-pub use super::shared::v2024_11_05_and_v2025_03_26::RootsListChangedNotification;
-pub use super::shared::v2024_11_05_and_v2025_03_26::RootsListChangedNotificationParams;
+pub use super::v2411_to_2506::ResourceUpdatedNotification;
+pub use super::v2411_to_2506::ResourceUpdatedNotificationParams;
+pub use super::v2411_to_2511::Result;
+pub use super::v2411_to_2607::Role;
+pub use super::v2411_and_2503::Root;
+pub use super::v2411_and_2503::RootsListChangedNotification;
+pub use super::v2411_and_2503::RootsListChangedNotificationParams;
 /// `SamplingMessage` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/SamplingMessage` in `mcp/2024-11-05/schema.json`.
@@ -1580,9 +1580,9 @@ impl ServerCapabilities {
     3 resources "resources" opt with_resources into: ServerCapabilitiesResources;
     4 tools "tools" opt with_tools into: ServerCapabilitiesTools;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesPrompts;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesResources;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesTools;
+pub use super::v2411_to_2607::ServerCapabilitiesPrompts;
+pub use super::v2411_to_2607::ServerCapabilitiesResources;
+pub use super::v2411_to_2607::ServerCapabilitiesTools;
 /// `ServerNotification` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/ServerNotification/anyOf` in `mcp/2024-11-05/schema.json`.
@@ -1996,10 +1996,10 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::SetLevelRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::SetLevelRequestParams;
-pub use super::shared::v2024_11_05_to_v2025_06_18::SubscribeRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::SubscribeRequestParams;
+pub use super::v2411_to_2506::SetLevelRequest;
+pub use super::v2411_to_2506::SetLevelRequestParams;
+pub use super::v2411_to_2506::SubscribeRequest;
+pub use super::v2411_to_2506::SubscribeRequestParams;
 /// `TextContent` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/TextContent` in `mcp/2024-11-05/schema.json`.
@@ -2068,7 +2068,7 @@ impl TextContentAnnotations {
     0 audience "audience" opt with_audience into: Vec<Role>;
     1 priority "priority" opt with_priority into: ::serde_json::Number;
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::TextResourceContents;
+pub use super::v2411_and_2503::TextResourceContents;
 /// `Tool` (MCP 2024-11-05).
 ///
 /// Schema: `#/definitions/Tool` in `mcp/2024-11-05/schema.json`.
@@ -2108,17 +2108,17 @@ impl Tool {
     1 input_schema "inputSchema" req: ToolInputSchema;
     2 name "name" req: String;
 }
-pub use super::shared::v2024_11_05_and_v2025_03_26::ToolInputSchema;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ToolListChangedNotification;
-pub use super::shared::v2024_11_05_and_v2025_03_26::ToolListChangedNotificationParams;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeImage;
-pub use super::shared::v2024_11_05_and_v2025_03_26::TypeObject;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeRefPrompt;
-pub use super::shared::v2024_11_05_and_v2025_03_26::TypeRefResource;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeResource;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeText;
-pub use super::shared::v2024_11_05_to_v2025_06_18::UnsubscribeRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::UnsubscribeRequestParams;
+pub use super::v2411_and_2503::ToolInputSchema;
+pub use super::v2411_and_2503::ToolListChangedNotification;
+pub use super::v2411_and_2503::ToolListChangedNotificationParams;
+pub use super::v2411_to_2607::TypeImage;
+pub use super::v2411_and_2503::TypeObject;
+pub use super::v2411_to_2607::TypeRefPrompt;
+pub use super::v2411_and_2503::TypeRefResource;
+pub use super::v2411_to_2607::TypeResource;
+pub use super::v2411_to_2607::TypeText;
+pub use super::v2411_to_2506::UnsubscribeRequest;
+pub use super::v2411_to_2506::UnsubscribeRequestParams;
 /// Error codes of MCP 2024-11-05: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {

@@ -4,13 +4,13 @@
  This module defines `Result`, which a glob import (`use …::*`) would put in place of the standard prelude's: import the types you use by name, or refer to them through the module path.
 
  A type that is the same in other versions is defined once, in a module those versions share, and re-exported here where it would be defined (`pub use`): the same Rust type serves each of them.*/
-pub use super::shared::v2025_06_18_to_v2026_07_28::Annotations;
-pub use super::shared::v2025_06_18_and_v2025_11_25::AudioContent;
-pub use super::shared::v2025_06_18_to_v2026_07_28::BaseMetadata;
-pub use super::shared::v2025_06_18_and_v2025_11_25::BlobResourceContents;
-pub use super::shared::v2025_06_18_to_v2026_07_28::BooleanSchema;
-pub use super::shared::v2024_11_05_to_v2025_06_18::CallToolRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::CallToolRequestParams;
+pub use super::v2506_to_2607::Annotations;
+pub use super::v2506_and_2511::AudioContent;
+pub use super::v2506_to_2607::BaseMetadata;
+pub use super::v2506_and_2511::BlobResourceContents;
+pub use super::v2506_to_2607::BooleanSchema;
+pub use super::v2411_to_2506::CallToolRequest;
+pub use super::v2411_to_2506::CallToolRequestParams;
 /// `CallToolResult` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/CallToolResult` in `mcp/2025-06-18/schema.json`.
@@ -56,8 +56,8 @@ impl CallToolResult {
     2 is_error "isError" opt with_is_error into: bool;
     3 structured_content "structuredContent" opt with_structured_content into: ::mcpwire_types::JsonObject;
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::CancelledNotification;
-pub use super::shared::v2024_11_05_to_v2025_06_18::CancelledNotificationParams;
+pub use super::v2411_to_2506::CancelledNotification;
+pub use super::v2411_to_2506::CancelledNotificationParams;
 /// `ClientCapabilities` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ClientCapabilities` in `mcp/2025-06-18/schema.json`.
@@ -101,7 +101,7 @@ impl ClientCapabilities {
     2 roots "roots" opt with_roots into: ClientCapabilitiesRoots;
     3 sampling "sampling" opt with_sampling into: ::mcpwire_types::JsonObject;
 }
-pub use super::shared::v2024_11_05_to_v2025_11_25::ClientCapabilitiesRoots;
+pub use super::v2411_to_2511::ClientCapabilitiesRoots;
 /// `ClientNotification` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ClientNotification/anyOf` in `mcp/2025-06-18/schema.json`.
@@ -498,7 +498,7 @@ impl CompleteRequestParams {
     1 context "context" opt with_context into: CompleteRequestParamsContext;
     2 r#ref "ref" req: CompleteRequestParamsRef;
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::CompleteRequestParamsArgument;
+pub use super::v2411_to_2506::CompleteRequestParamsArgument;
 /// `CompleteRequestParamsContext` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/CompleteRequest/properties/params/properties/context` in `mcp/2025-06-18/schema.json`.
@@ -587,8 +587,8 @@ impl<'de> ::serde::Deserialize<'de> for CompleteRequestParamsRef {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2024_11_05_to_v2025_11_25::CompleteResult;
-pub use super::shared::v2024_11_05_to_v2025_11_25::CompleteResultCompletion;
+pub use super::v2411_to_2511::CompleteResult;
+pub use super::v2411_to_2511::CompleteResultCompletion;
 /// `ContentBlock` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ContentBlock/anyOf` in `mcp/2025-06-18/schema.json`.
@@ -777,7 +777,7 @@ impl CreateMessageRequestParams {
     6 system_prompt "systemPrompt" opt with_system_prompt into: String;
     7 temperature "temperature" opt with_temperature into: ::serde_json::Number;
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::CreateMessageRequestParamsIncludeContext;
+pub use super::v2411_to_2506::CreateMessageRequestParamsIncludeContext;
 /// `CreateMessageResult` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/CreateMessageResult` in `mcp/2025-06-18/schema.json`.
@@ -891,7 +891,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::Cursor;
+pub use super::v2411_to_2607::Cursor;
 /// `ElicitRequest` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ElicitRequest` in `mcp/2025-06-18/schema.json`.
@@ -1031,7 +1031,7 @@ impl ElicitResult {
     1 action "action" req: ElicitResultAction;
     2 content "content" opt with_content into: ::std::collections::BTreeMap<String, ElicitResultContentValue>;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::ElicitResultAction;
+pub use super::v2506_to_2607::ElicitResultAction;
 /// `ElicitResultContentValue` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ElicitResult/properties/content/additionalProperties` in `mcp/2025-06-18/schema.json`.
@@ -1084,9 +1084,9 @@ impl<'de> ::serde::Deserialize<'de> for ElicitResultContentValue {
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2025_06_18_and_v2025_11_25::EmbeddedResource;
-pub use super::shared::v2025_06_18_and_v2025_11_25::EmbeddedResourceResource;
-pub use super::shared::v2024_11_05_to_v2025_11_25::EmptyResult;
+pub use super::v2506_and_2511::EmbeddedResource;
+pub use super::v2506_and_2511::EmbeddedResourceResource;
+pub use super::v2411_to_2511::EmptyResult;
 /// `EnumSchema` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/EnumSchema` in `mcp/2025-06-18/schema.json`.
@@ -1132,8 +1132,8 @@ impl EnumSchema {
     3 title "title" opt with_title into: String;
     4 r#type "type" req: TypeString;
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::GetPromptRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::GetPromptRequestParams;
+pub use super::v2411_to_2506::GetPromptRequest;
+pub use super::v2411_to_2506::GetPromptRequestParams;
 /// `GetPromptResult` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/GetPromptResult` in `mcp/2025-06-18/schema.json`.
@@ -1170,7 +1170,7 @@ impl GetPromptResult {
     1 description "description" opt with_description into: String;
     2 messages "messages" req: Vec<PromptMessage>;
 }
-pub use super::shared::v2025_06_18_and_v2025_11_25::ImageContent;
+pub use super::v2506_and_2511::ImageContent;
 /// `Implementation` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/Implementation` in `mcp/2025-06-18/schema.json`.
@@ -1358,8 +1358,8 @@ impl InitializedNotification {
     0 method "method" req: MethodNotificationsInitialized;
     1 params "params" opt with_params into: Result;
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::JSONRPCError;
-pub use super::shared::v2024_11_05_to_v2025_06_18::JSONRPCErrorError;
+pub use super::v2411_to_2506::JSONRPCError;
+pub use super::v2411_to_2506::JSONRPCErrorError;
 /// `JSONRPCMessage` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/JSONRPCMessage/anyOf` in `mcp/2025-06-18/schema.json`.
@@ -1615,10 +1615,10 @@ impl JSONRPCRequestParamsMeta {
     JSONRPCRequestParamsMeta "JSONRPCRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::JSONRPCResponse;
-pub use super::shared::v2024_11_05_to_v2025_06_18::Jsonrpc2_0;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListPromptsRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListPromptsRequestParams;
+pub use super::v2411_to_2506::JSONRPCResponse;
+pub use super::v2411_to_2506::Jsonrpc2_0;
+pub use super::v2411_to_2506::ListPromptsRequest;
+pub use super::v2411_to_2506::ListPromptsRequestParams;
 /// `ListPromptsResult` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ListPromptsResult` in `mcp/2025-06-18/schema.json`.
@@ -1655,8 +1655,8 @@ impl ListPromptsResult {
     1 next_cursor "nextCursor" opt with_next_cursor into: String;
     2 prompts "prompts" req: Vec<Prompt>;
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListResourceTemplatesRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListResourceTemplatesRequestParams;
+pub use super::v2411_to_2506::ListResourceTemplatesRequest;
+pub use super::v2411_to_2506::ListResourceTemplatesRequestParams;
 /// `ListResourceTemplatesResult` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ListResourceTemplatesResult` in `mcp/2025-06-18/schema.json`.
@@ -1694,8 +1694,8 @@ impl ListResourceTemplatesResult {
     1 next_cursor "nextCursor" opt with_next_cursor into: String;
     2 resource_templates "resourceTemplates" req: Vec<ResourceTemplate>;
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListResourcesRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListResourcesRequestParams;
+pub use super::v2411_to_2506::ListResourcesRequest;
+pub use super::v2411_to_2506::ListResourcesRequestParams;
 /// `ListResourcesResult` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ListResourcesResult` in `mcp/2025-06-18/schema.json`.
@@ -1820,9 +1820,9 @@ impl ListRootsRequestParamsMeta {
     ListRootsRequestParamsMeta "ListRootsRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
-pub use super::shared::v2025_06_18_and_v2025_11_25::ListRootsResult;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListToolsRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ListToolsRequestParams;
+pub use super::v2506_and_2511::ListRootsResult;
+pub use super::v2411_to_2506::ListToolsRequest;
+pub use super::v2411_to_2506::ListToolsRequestParams;
 /// `ListToolsResult` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ListToolsResult` in `mcp/2025-06-18/schema.json`.
@@ -1859,36 +1859,36 @@ impl ListToolsResult {
     1 next_cursor "nextCursor" opt with_next_cursor into: String;
     2 tools "tools" req: Vec<Tool>;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::LoggingLevel;
-pub use super::shared::v2024_11_05_to_v2025_06_18::LoggingMessageNotification;
-pub use super::shared::v2024_11_05_to_v2025_06_18::LoggingMessageNotificationParams;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodCompletionComplete;
-pub use super::shared::v2025_06_18_to_v2026_07_28::MethodElicitationCreate;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodInitialize;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodLoggingSetLevel;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsCancelled;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodNotificationsInitialized;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsMessage;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsProgress;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsPromptsListChanged;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsResourcesListChanged;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsResourcesUpdated;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodNotificationsRootsListChanged;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsToolsListChanged;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodPing;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodPromptsGet;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodPromptsList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesRead;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodResourcesSubscribe;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesTemplatesList;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodResourcesUnsubscribe;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodRootsList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodSamplingCreateMessage;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodToolsCall;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodToolsList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ModelHint;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ModelPreferences;
+pub use super::v2411_to_2607::LoggingLevel;
+pub use super::v2411_to_2506::LoggingMessageNotification;
+pub use super::v2411_to_2506::LoggingMessageNotificationParams;
+pub use super::v2411_to_2607::MethodCompletionComplete;
+pub use super::v2506_to_2607::MethodElicitationCreate;
+pub use super::v2411_to_2511::MethodInitialize;
+pub use super::v2411_to_2511::MethodLoggingSetLevel;
+pub use super::v2411_to_2607::MethodNotificationsCancelled;
+pub use super::v2411_to_2511::MethodNotificationsInitialized;
+pub use super::v2411_to_2607::MethodNotificationsMessage;
+pub use super::v2411_to_2607::MethodNotificationsProgress;
+pub use super::v2411_to_2607::MethodNotificationsPromptsListChanged;
+pub use super::v2411_to_2607::MethodNotificationsResourcesListChanged;
+pub use super::v2411_to_2607::MethodNotificationsResourcesUpdated;
+pub use super::v2411_to_2511::MethodNotificationsRootsListChanged;
+pub use super::v2411_to_2607::MethodNotificationsToolsListChanged;
+pub use super::v2411_to_2511::MethodPing;
+pub use super::v2411_to_2607::MethodPromptsGet;
+pub use super::v2411_to_2607::MethodPromptsList;
+pub use super::v2411_to_2607::MethodResourcesList;
+pub use super::v2411_to_2607::MethodResourcesRead;
+pub use super::v2411_to_2511::MethodResourcesSubscribe;
+pub use super::v2411_to_2607::MethodResourcesTemplatesList;
+pub use super::v2411_to_2511::MethodResourcesUnsubscribe;
+pub use super::v2411_to_2607::MethodRootsList;
+pub use super::v2411_to_2607::MethodSamplingCreateMessage;
+pub use super::v2411_to_2607::MethodToolsCall;
+pub use super::v2411_to_2607::MethodToolsList;
+pub use super::v2411_to_2607::ModelHint;
+pub use super::v2411_to_2607::ModelPreferences;
 /// `Notification` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/Notification` in `mcp/2025-06-18/schema.json`.
@@ -1966,10 +1966,10 @@ impl NumberSchema {
     3 title "title" opt with_title into: String;
     4 r#type "type" req: NumberSchemaType;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::NumberSchemaType;
-pub use super::shared::v2024_11_05_to_v2025_06_18::PaginatedRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::PaginatedRequestParams;
-pub use super::shared::v2024_11_05_to_v2025_11_25::PaginatedResult;
+pub use super::v2506_to_2607::NumberSchemaType;
+pub use super::v2411_to_2506::PaginatedRequest;
+pub use super::v2411_to_2506::PaginatedRequestParams;
+pub use super::v2411_to_2511::PaginatedResult;
 /// `PingRequest` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/PingRequest` in `mcp/2025-06-18/schema.json`.
@@ -2158,9 +2158,9 @@ impl<'de> ::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2025_03_26_and_v2025_06_18::ProgressNotification;
-pub use super::shared::v2025_03_26_and_v2025_06_18::ProgressNotificationParams;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ProgressToken;
+pub use super::v2503_and_2506::ProgressNotification;
+pub use super::v2503_and_2506::ProgressNotificationParams;
+pub use super::v2411_to_2607::ProgressToken;
 /// `Prompt` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/Prompt` in `mcp/2025-06-18/schema.json`.
@@ -2207,7 +2207,7 @@ impl Prompt {
     3 name "name" req: String;
     4 title "title" opt with_title into: String;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::PromptArgument;
+pub use super::v2506_to_2607::PromptArgument;
 /// `PromptListChangedNotification` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/PromptListChangedNotification` in `mcp/2025-06-18/schema.json`.
@@ -2270,11 +2270,11 @@ impl PromptMessage {
     0 content "content" req: ContentBlock;
     1 role "role" req: Role;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::PromptReference;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ReadResourceRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ReadResourceRequestParams;
-pub use super::shared::v2025_06_18_and_v2025_11_25::ReadResourceResult;
-pub use super::shared::v2025_06_18_and_v2025_11_25::ReadResourceResultContentsItem;
+pub use super::v2506_to_2607::PromptReference;
+pub use super::v2411_to_2506::ReadResourceRequest;
+pub use super::v2411_to_2506::ReadResourceRequestParams;
+pub use super::v2506_and_2511::ReadResourceResult;
+pub use super::v2506_and_2511::ReadResourceResultContentsItem;
 /// `Request` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/Request` in `mcp/2025-06-18/schema.json`.
@@ -2306,7 +2306,7 @@ impl Request {
     0 method "method" req: String;
     1 params "params" opt with_params into: RequestParams;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::RequestId;
+pub use super::v2411_to_2607::RequestId;
 /// `RequestParams` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/Request/properties/params` in `mcp/2025-06-18/schema.json`.
@@ -2423,7 +2423,7 @@ impl Resource {
     6 title "title" opt with_title into: String;
     7 uri "uri" req: String;
 }
-pub use super::shared::v2025_06_18_and_v2025_11_25::ResourceContents;
+pub use super::v2506_and_2511::ResourceContents;
 /// `ResourceLink` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ResourceLink` in `mcp/2025-06-18/schema.json`.
@@ -2576,12 +2576,12 @@ impl ResourceTemplate {
     5 title "title" opt with_title into: String;
     6 uri_template "uriTemplate" req: String;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::ResourceTemplateReference;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ResourceUpdatedNotification;
-pub use super::shared::v2024_11_05_to_v2025_06_18::ResourceUpdatedNotificationParams;
-pub use super::shared::v2024_11_05_to_v2025_11_25::Result;
-pub use super::shared::v2024_11_05_to_v2026_07_28::Role;
-pub use super::shared::v2025_06_18_and_v2025_11_25::Root;
+pub use super::v2506_to_2607::ResourceTemplateReference;
+pub use super::v2411_to_2506::ResourceUpdatedNotification;
+pub use super::v2411_to_2506::ResourceUpdatedNotificationParams;
+pub use super::v2411_to_2511::Result;
+pub use super::v2411_to_2607::Role;
+pub use super::v2506_and_2511::Root;
 /// `RootsListChangedNotification` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/RootsListChangedNotification` in `mcp/2025-06-18/schema.json`.
@@ -2712,10 +2712,10 @@ impl<'de> ::serde::Deserialize<'de> for SamplingMessageContent {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2025_03_26_and_v2025_06_18::ServerCapabilities;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesPrompts;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesResources;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesTools;
+pub use super::v2503_and_2506::ServerCapabilities;
+pub use super::v2411_to_2607::ServerCapabilitiesPrompts;
+pub use super::v2411_to_2607::ServerCapabilitiesResources;
+pub use super::v2411_to_2607::ServerCapabilitiesTools;
 /// `ServerNotification` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ServerNotification/anyOf` in `mcp/2025-06-18/schema.json`.
@@ -3139,8 +3139,8 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2024_11_05_to_v2025_06_18::SetLevelRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::SetLevelRequestParams;
+pub use super::v2411_to_2506::SetLevelRequest;
+pub use super::v2411_to_2506::SetLevelRequestParams;
 /// `StringSchema` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/StringSchema` in `mcp/2025-06-18/schema.json`.
@@ -3193,11 +3193,11 @@ impl StringSchema {
     4 title "title" opt with_title into: String;
     5 r#type "type" req: TypeString;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::StringSchemaFormat;
-pub use super::shared::v2024_11_05_to_v2025_06_18::SubscribeRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::SubscribeRequestParams;
-pub use super::shared::v2025_06_18_and_v2025_11_25::TextContent;
-pub use super::shared::v2025_06_18_and_v2025_11_25::TextResourceContents;
+pub use super::v2506_to_2607::StringSchemaFormat;
+pub use super::v2411_to_2506::SubscribeRequest;
+pub use super::v2411_to_2506::SubscribeRequestParams;
+pub use super::v2506_and_2511::TextContent;
+pub use super::v2506_and_2511::TextResourceContents;
 /// `Tool` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/Tool` in `mcp/2025-06-18/schema.json`.
@@ -3257,7 +3257,7 @@ impl Tool {
     5 output_schema "outputSchema" opt with_output_schema into: ToolOutputSchema;
     6 title "title" opt with_title into: String;
 }
-pub use super::shared::v2025_03_26_to_v2026_07_28::ToolAnnotations;
+pub use super::v2503_to_2607::ToolAnnotations;
 /// `ToolInputSchema` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/Tool/properties/inputSchema` in `mcp/2025-06-18/schema.json`.
@@ -3364,9 +3364,9 @@ impl ToolOutputSchema {
     1 required "required" opt with_required into: Vec<String>;
     2 r#type "type" req: TypeObject;
 }
-pub use super::shared::v2025_03_26_to_v2026_07_28::TypeAudio;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeBoolean;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeImage;
+pub use super::v2503_to_2607::TypeAudio;
+pub use super::v2506_to_2607::TypeBoolean;
+pub use super::v2411_to_2607::TypeImage;
 /// `TypeObject` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/ElicitRequest/properties/params/properties/requestedSchema/properties/type/const` in `mcp/2025-06-18/schema.json`.
@@ -3407,10 +3407,10 @@ impl ::schemars::JsonSchema for TypeObject {
         ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
     }
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeRefPrompt;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeRefResource;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeResource;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeResourceLink;
+pub use super::v2411_to_2607::TypeRefPrompt;
+pub use super::v2506_to_2607::TypeRefResource;
+pub use super::v2411_to_2607::TypeResource;
+pub use super::v2506_to_2607::TypeResourceLink;
 /// `TypeString` (MCP 2025-06-18).
 ///
 /// Schema: `#/definitions/EnumSchema/properties/type/const` in `mcp/2025-06-18/schema.json`.
@@ -3451,9 +3451,9 @@ impl ::schemars::JsonSchema for TypeString {
         ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
     }
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeText;
-pub use super::shared::v2024_11_05_to_v2025_06_18::UnsubscribeRequest;
-pub use super::shared::v2024_11_05_to_v2025_06_18::UnsubscribeRequestParams;
+pub use super::v2411_to_2607::TypeText;
+pub use super::v2411_to_2506::UnsubscribeRequest;
+pub use super::v2411_to_2506::UnsubscribeRequestParams;
 /// Error codes of MCP 2025-06-18: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {

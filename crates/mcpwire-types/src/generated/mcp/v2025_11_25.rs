@@ -4,11 +4,11 @@
  This module defines `Result`, which a glob import (`use …::*`) would put in place of the standard prelude's: import the types you use by name, or refer to them through the module path.
 
  A type that is the same in other versions is defined once, in a module those versions share, and re-exported here where it would be defined (`pub use`): the same Rust type serves each of them.*/
-pub use super::shared::v2025_06_18_to_v2026_07_28::Annotations;
-pub use super::shared::v2025_06_18_and_v2025_11_25::AudioContent;
-pub use super::shared::v2025_06_18_to_v2026_07_28::BaseMetadata;
-pub use super::shared::v2025_06_18_and_v2025_11_25::BlobResourceContents;
-pub use super::shared::v2025_06_18_to_v2026_07_28::BooleanSchema;
+pub use super::v2506_to_2607::Annotations;
+pub use super::v2506_and_2511::AudioContent;
+pub use super::v2506_to_2607::BaseMetadata;
+pub use super::v2506_and_2511::BlobResourceContents;
+pub use super::v2506_to_2607::BooleanSchema;
 /// `CallToolRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/CallToolRequest` in `mcp/2025-11-25/schema.json`.
@@ -451,7 +451,7 @@ impl ClientCapabilitiesElicitation {
     0 form "form" opt with_form into: ::mcpwire_types::JsonObject;
     1 url "url" opt with_url into: ::mcpwire_types::JsonObject;
 }
-pub use super::shared::v2024_11_05_to_v2025_11_25::ClientCapabilitiesRoots;
+pub use super::v2411_to_2511::ClientCapabilitiesRoots;
 /// `ClientCapabilitiesSampling` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ClientCapabilities/properties/sampling` in `mcp/2025-11-25/schema.json`.
@@ -1210,8 +1210,8 @@ impl CompleteRequestParams {
     2 context "context" opt with_context into: CompleteRequestParamsContext;
     3 r#ref "ref" req: CompleteRequestParamsRef;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::CompleteRequestParamsArgument;
-pub use super::shared::v2025_11_25_and_v2026_07_28::CompleteRequestParamsContext;
+pub use super::v2511_and_2607::CompleteRequestParamsArgument;
+pub use super::v2511_and_2607::CompleteRequestParamsContext;
 /// `CompleteRequestParamsMeta` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/CompleteRequestParams/properties/_meta` in `mcp/2025-11-25/schema.json`.
@@ -1240,9 +1240,9 @@ impl CompleteRequestParamsMeta {
     CompleteRequestParamsMeta "CompleteRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::CompleteRequestParamsRef;
-pub use super::shared::v2024_11_05_to_v2025_11_25::CompleteResult;
-pub use super::shared::v2024_11_05_to_v2025_11_25::CompleteResultCompletion;
+pub use super::v2511_and_2607::CompleteRequestParamsRef;
+pub use super::v2411_to_2511::CompleteResult;
+pub use super::v2411_to_2511::CompleteResultCompletion;
 /// `ContentBlock` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ContentBlock/anyOf` in `mcp/2025-11-25/schema.json`.
@@ -1462,7 +1462,7 @@ impl CreateMessageRequestParams {
     10 tool_choice "toolChoice" opt with_tool_choice into: ToolChoice;
     11 tools "tools" opt with_tools into: Vec<Tool>;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::CreateMessageRequestParamsIncludeContext;
+pub use super::v2511_and_2607::CreateMessageRequestParamsIncludeContext;
 /// `CreateMessageRequestParamsMeta` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/CreateMessageRequestParams/properties/_meta` in `mcp/2025-11-25/schema.json`.
@@ -1654,7 +1654,7 @@ impl CreateTaskResult {
     0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
     1 task "task" req: Task;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::Cursor;
+pub use super::v2411_to_2607::Cursor;
 /// `ElicitRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ElicitRequest` in `mcp/2025-11-25/schema.json`.
@@ -1773,7 +1773,7 @@ impl ElicitRequestFormParamsMeta {
     ElicitRequestFormParamsMeta "ElicitRequestFormParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::ElicitRequestFormParamsRequestedSchema;
+pub use super::v2511_and_2607::ElicitRequestFormParamsRequestedSchema;
 /// `ElicitRequestParams` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ElicitRequestParams/anyOf` in `mcp/2025-11-25/schema.json`.
@@ -1983,8 +1983,8 @@ impl ElicitResult {
     1 action "action" req: ElicitResultAction;
     2 content "content" opt with_content into: ::std::collections::BTreeMap<String, ElicitResultContentValue>;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::ElicitResultAction;
-pub use super::shared::v2025_11_25_and_v2026_07_28::ElicitResultContentValue;
+pub use super::v2506_to_2607::ElicitResultAction;
+pub use super::v2511_and_2607::ElicitResultContentValue;
 /// `ElicitationCompleteNotification` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ElicitationCompleteNotification` in `mcp/2025-11-25/schema.json`.
@@ -2046,11 +2046,11 @@ impl ElicitationCompleteNotificationParams {
     ElicitationCompleteNotificationParams "ElicitationCompleteNotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 elicitation_id "elicitationId" req: String;
 }
-pub use super::shared::v2025_06_18_and_v2025_11_25::EmbeddedResource;
-pub use super::shared::v2025_06_18_and_v2025_11_25::EmbeddedResourceResource;
-pub use super::shared::v2024_11_05_to_v2025_11_25::EmptyResult;
-pub use super::shared::v2025_11_25_and_v2026_07_28::EnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::Error;
+pub use super::v2506_and_2511::EmbeddedResource;
+pub use super::v2506_and_2511::EmbeddedResourceResource;
+pub use super::v2411_to_2511::EmptyResult;
+pub use super::v2511_and_2607::EnumSchema;
+pub use super::v2511_and_2607::Error;
 /// `GetPromptRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/GetPromptRequest` in `mcp/2025-11-25/schema.json`.
@@ -2422,11 +2422,11 @@ impl GetTaskResult {
     6 task_id "taskId" req: String;
     7 ttl "ttl" req: Option<::mcpwire_types::support::Integer>;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::Icon;
-pub use super::shared::v2025_11_25_and_v2026_07_28::IconTheme;
-pub use super::shared::v2025_11_25_and_v2026_07_28::Icons;
-pub use super::shared::v2025_06_18_and_v2025_11_25::ImageContent;
-pub use super::shared::v2025_11_25_and_v2026_07_28::Implementation;
+pub use super::v2511_and_2607::Icon;
+pub use super::v2511_and_2607::IconTheme;
+pub use super::v2511_and_2607::Icons;
+pub use super::v2506_and_2511::ImageContent;
+pub use super::v2511_and_2607::Implementation;
 /// `InitializeRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/InitializeRequest` in `mcp/2025-11-25/schema.json`.
@@ -2627,7 +2627,7 @@ impl InitializedNotification {
     1 method "method" req: MethodNotificationsInitialized;
     2 params "params" opt with_params into: NotificationParams;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCErrorResponse;
+pub use super::v2511_and_2607::JSONRPCErrorResponse;
 /// `JSONRPCMessage` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/JSONRPCMessage/anyOf` in `mcp/2025-11-25/schema.json`.
@@ -2752,8 +2752,8 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCNotification;
-pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCRequest;
+pub use super::v2511_and_2607::JSONRPCNotification;
+pub use super::v2511_and_2607::JSONRPCRequest;
 /// `JSONRPCResponse` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/JSONRPCResponse/anyOf` in `mcp/2025-11-25/schema.json`.
@@ -2880,8 +2880,8 @@ impl JSONRPCResultResponse {
     1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
     2 result "result" req: Result;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::Jsonrpc2_0;
-pub use super::shared::v2025_11_25_and_v2026_07_28::LegacyTitledEnumSchema;
+pub use super::v2511_and_2607::Jsonrpc2_0;
+pub use super::v2511_and_2607::LegacyTitledEnumSchema;
 /// `ListPromptsRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ListPromptsRequest` in `mcp/2025-11-25/schema.json`.
@@ -3147,7 +3147,7 @@ impl ListRootsRequest {
     2 method "method" req: MethodRootsList;
     3 params "params" opt with_params into: RequestParams;
 }
-pub use super::shared::v2025_06_18_and_v2025_11_25::ListRootsResult;
+pub use super::v2506_and_2511::ListRootsResult;
 /// `ListTasksRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ListTasksRequest` in `mcp/2025-11-25/schema.json`.
@@ -3298,7 +3298,7 @@ impl ListToolsResult {
     1 next_cursor "nextCursor" opt with_next_cursor into: String;
     2 tools "tools" req: Vec<Tool>;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::LoggingLevel;
+pub use super::v2411_to_2607::LoggingLevel;
 /// `LoggingMessageNotification` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/LoggingMessageNotification` in `mcp/2025-11-25/schema.json`.
@@ -3376,11 +3376,11 @@ impl LoggingMessageNotificationParams {
     2 level "level" req: LoggingLevel;
     3 logger "logger" opt with_logger into: String;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodCompletionComplete;
-pub use super::shared::v2025_06_18_to_v2026_07_28::MethodElicitationCreate;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodInitialize;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodLoggingSetLevel;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsCancelled;
+pub use super::v2411_to_2607::MethodCompletionComplete;
+pub use super::v2506_to_2607::MethodElicitationCreate;
+pub use super::v2411_to_2511::MethodInitialize;
+pub use super::v2411_to_2511::MethodLoggingSetLevel;
+pub use super::v2411_to_2607::MethodNotificationsCancelled;
 /// `MethodNotificationsElicitationComplete` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ElicitationCompleteNotification/properties/method/const` in `mcp/2025-11-25/schema.json`.
@@ -3424,13 +3424,13 @@ impl ::schemars::JsonSchema for MethodNotificationsElicitationComplete {
         ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
     }
 }
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodNotificationsInitialized;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsMessage;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsProgress;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsPromptsListChanged;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsResourcesListChanged;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsResourcesUpdated;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodNotificationsRootsListChanged;
+pub use super::v2411_to_2511::MethodNotificationsInitialized;
+pub use super::v2411_to_2607::MethodNotificationsMessage;
+pub use super::v2411_to_2607::MethodNotificationsProgress;
+pub use super::v2411_to_2607::MethodNotificationsPromptsListChanged;
+pub use super::v2411_to_2607::MethodNotificationsResourcesListChanged;
+pub use super::v2411_to_2607::MethodNotificationsResourcesUpdated;
+pub use super::v2411_to_2511::MethodNotificationsRootsListChanged;
 /// `MethodNotificationsTasksStatus` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/TaskStatusNotification/properties/method/const` in `mcp/2025-11-25/schema.json`.
@@ -3472,17 +3472,17 @@ impl ::schemars::JsonSchema for MethodNotificationsTasksStatus {
         ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
     }
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsToolsListChanged;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodPing;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodPromptsGet;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodPromptsList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesRead;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodResourcesSubscribe;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesTemplatesList;
-pub use super::shared::v2024_11_05_to_v2025_11_25::MethodResourcesUnsubscribe;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodRootsList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodSamplingCreateMessage;
+pub use super::v2411_to_2607::MethodNotificationsToolsListChanged;
+pub use super::v2411_to_2511::MethodPing;
+pub use super::v2411_to_2607::MethodPromptsGet;
+pub use super::v2411_to_2607::MethodPromptsList;
+pub use super::v2411_to_2607::MethodResourcesList;
+pub use super::v2411_to_2607::MethodResourcesRead;
+pub use super::v2411_to_2511::MethodResourcesSubscribe;
+pub use super::v2411_to_2607::MethodResourcesTemplatesList;
+pub use super::v2411_to_2511::MethodResourcesUnsubscribe;
+pub use super::v2411_to_2607::MethodRootsList;
+pub use super::v2411_to_2607::MethodSamplingCreateMessage;
 /// `MethodTasksCancel` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/CancelTaskRequest/properties/method/const` in `mcp/2025-11-25/schema.json`.
@@ -3643,14 +3643,14 @@ impl ::schemars::JsonSchema for MethodTasksResult {
         ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
     }
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodToolsCall;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodToolsList;
-pub use super::shared::v2025_11_25_and_v2026_07_28::ModeForm;
-pub use super::shared::v2025_11_25_and_v2026_07_28::ModeUrl;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ModelHint;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ModelPreferences;
-pub use super::shared::v2025_11_25_and_v2026_07_28::MultiSelectEnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::Notification;
+pub use super::v2411_to_2607::MethodToolsCall;
+pub use super::v2411_to_2607::MethodToolsList;
+pub use super::v2511_and_2607::ModeForm;
+pub use super::v2511_and_2607::ModeUrl;
+pub use super::v2411_to_2607::ModelHint;
+pub use super::v2411_to_2607::ModelPreferences;
+pub use super::v2511_and_2607::MultiSelectEnumSchema;
+pub use super::v2511_and_2607::Notification;
 /// `NotificationParams` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/NotificationParams` in `mcp/2025-11-25/schema.json`.
@@ -3679,8 +3679,8 @@ impl NotificationParams {
     NotificationParams "NotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::NumberSchema;
-pub use super::shared::v2025_06_18_to_v2026_07_28::NumberSchemaType;
+pub use super::v2511_and_2607::NumberSchema;
+pub use super::v2506_to_2607::NumberSchemaType;
 /// `PaginatedRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/PaginatedRequest` in `mcp/2025-11-25/schema.json`.
@@ -3781,7 +3781,7 @@ impl PaginatedRequestParamsMeta {
     PaginatedRequestParamsMeta "PaginatedRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
-pub use super::shared::v2024_11_05_to_v2025_11_25::PaginatedResult;
+pub use super::v2411_to_2511::PaginatedResult;
 /// `PingRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/PingRequest` in `mcp/2025-11-25/schema.json`.
@@ -3821,7 +3821,7 @@ impl PingRequest {
     2 method "method" req: MethodPing;
     3 params "params" opt with_params into: RequestParams;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::PrimitiveSchemaDefinition;
+pub use super::v2511_and_2607::PrimitiveSchemaDefinition;
 /// `ProgressNotification` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ProgressNotification` in `mcp/2025-11-25/schema.json`.
@@ -3905,7 +3905,7 @@ impl ProgressNotificationParams {
     3 progress_token "progressToken" req: ProgressToken;
     4 total "total" opt with_total into: ::serde_json::Number;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::ProgressToken;
+pub use super::v2411_to_2607::ProgressToken;
 /// `Prompt` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/Prompt` in `mcp/2025-11-25/schema.json`.
@@ -3957,7 +3957,7 @@ impl Prompt {
     4 name "name" req: String;
     5 title "title" opt with_title into: String;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::PromptArgument;
+pub use super::v2506_to_2607::PromptArgument;
 /// `PromptListChangedNotification` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/PromptListChangedNotification` in `mcp/2025-11-25/schema.json`.
@@ -4024,7 +4024,7 @@ impl PromptMessage {
     0 content "content" req: ContentBlock;
     1 role "role" req: Role;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::PromptReference;
+pub use super::v2506_to_2607::PromptReference;
 /// `ReadResourceRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ReadResourceRequest` in `mcp/2025-11-25/schema.json`.
@@ -4125,8 +4125,8 @@ impl ReadResourceRequestParamsMeta {
     ReadResourceRequestParamsMeta "ReadResourceRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
-pub use super::shared::v2025_06_18_and_v2025_11_25::ReadResourceResult;
-pub use super::shared::v2025_06_18_and_v2025_11_25::ReadResourceResultContentsItem;
+pub use super::v2506_and_2511::ReadResourceResult;
+pub use super::v2506_and_2511::ReadResourceResultContentsItem;
 /// `RelatedTaskMetadata` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/RelatedTaskMetadata` in `mcp/2025-11-25/schema.json`.
@@ -4154,8 +4154,8 @@ impl RelatedTaskMetadata {
     RelatedTaskMetadata "RelatedTaskMetadata" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 task_id "taskId" req: String;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::Request;
-pub use super::shared::v2024_11_05_to_v2026_07_28::RequestId;
+pub use super::v2511_and_2607::Request;
+pub use super::v2411_to_2607::RequestId;
 /// `RequestParams` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/RequestParams` in `mcp/2025-11-25/schema.json`.
@@ -4277,7 +4277,7 @@ impl Resource {
     7 title "title" opt with_title into: String;
     8 uri "uri" req: String;
 }
-pub use super::shared::v2025_06_18_and_v2025_11_25::ResourceContents;
+pub use super::v2506_and_2511::ResourceContents;
 /// `ResourceLink` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ResourceLink` in `mcp/2025-11-25/schema.json`.
@@ -4503,7 +4503,7 @@ impl ResourceTemplate {
     6 title "title" opt with_title into: String;
     7 uri_template "uriTemplate" req: String;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::ResourceTemplateReference;
+pub use super::v2506_to_2607::ResourceTemplateReference;
 /// `ResourceUpdatedNotification` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ResourceUpdatedNotification` in `mcp/2025-11-25/schema.json`.
@@ -4569,9 +4569,9 @@ impl ResourceUpdatedNotificationParams {
     0 meta "_meta" opt with_meta into: ::mcpwire_types::JsonObject;
     1 uri "uri" req: String;
 }
-pub use super::shared::v2024_11_05_to_v2025_11_25::Result;
-pub use super::shared::v2024_11_05_to_v2026_07_28::Role;
-pub use super::shared::v2025_06_18_and_v2025_11_25::Root;
+pub use super::v2411_to_2511::Result;
+pub use super::v2411_to_2607::Role;
+pub use super::v2506_and_2511::Root;
 /// `RootsListChangedNotification` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/RootsListChangedNotification` in `mcp/2025-11-25/schema.json`.
@@ -4869,8 +4869,8 @@ impl ServerCapabilities {
     5 tasks "tasks" opt with_tasks into: ServerCapabilitiesTasks;
     6 tools "tools" opt with_tools into: ServerCapabilitiesTools;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesPrompts;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesResources;
+pub use super::v2411_to_2607::ServerCapabilitiesPrompts;
+pub use super::v2411_to_2607::ServerCapabilitiesResources;
 /// `ServerCapabilitiesTasks` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ServerCapabilities/properties/tasks` in `mcp/2025-11-25/schema.json`.
@@ -4965,7 +4965,7 @@ impl ServerCapabilitiesTasksRequestsTools {
     ServerCapabilitiesTasksRequestsTools "ServerCapabilitiesTasksRequestsTools" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 call "call" opt with_call into: ::mcpwire_types::JsonObject;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesTools;
+pub use super::v2411_to_2607::ServerCapabilitiesTools;
 /// `ServerNotification` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ServerNotification/anyOf` in `mcp/2025-11-25/schema.json`.
@@ -5646,9 +5646,9 @@ impl SetLevelRequestParamsMeta {
     SetLevelRequestParamsMeta "SetLevelRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::SingleSelectEnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::StringSchema;
-pub use super::shared::v2025_06_18_to_v2026_07_28::StringSchemaFormat;
+pub use super::v2511_and_2607::SingleSelectEnumSchema;
+pub use super::v2511_and_2607::StringSchema;
+pub use super::v2506_to_2607::StringSchemaFormat;
 /// `SubscribeRequest` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/SubscribeRequest` in `mcp/2025-11-25/schema.json`.
@@ -6035,13 +6035,13 @@ impl TaskStatusNotificationParams {
     6 task_id "taskId" req: String;
     7 ttl "ttl" req: Option<::mcpwire_types::support::Integer>;
 }
-pub use super::shared::v2025_06_18_and_v2025_11_25::TextContent;
-pub use super::shared::v2025_06_18_and_v2025_11_25::TextResourceContents;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TitledMultiSelectEnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TitledMultiSelectEnumSchemaItems;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TitledMultiSelectEnumSchemaItemsAnyOfItem;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TitledSingleSelectEnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TitledSingleSelectEnumSchemaOneOfItem;
+pub use super::v2506_and_2511::TextContent;
+pub use super::v2506_and_2511::TextResourceContents;
+pub use super::v2511_and_2607::TitledMultiSelectEnumSchema;
+pub use super::v2511_and_2607::TitledMultiSelectEnumSchemaItems;
+pub use super::v2511_and_2607::TitledMultiSelectEnumSchemaItemsAnyOfItem;
+pub use super::v2511_and_2607::TitledSingleSelectEnumSchema;
+pub use super::v2511_and_2607::TitledSingleSelectEnumSchemaOneOfItem;
 /// `Tool` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/Tool` in `mcp/2025-11-25/schema.json`.
@@ -6111,9 +6111,9 @@ impl Tool {
     7 output_schema "outputSchema" opt with_output_schema into: ToolOutputSchema;
     8 title "title" opt with_title into: String;
 }
-pub use super::shared::v2025_03_26_to_v2026_07_28::ToolAnnotations;
-pub use super::shared::v2025_11_25_and_v2026_07_28::ToolChoice;
-pub use super::shared::v2025_11_25_and_v2026_07_28::ToolChoiceMode;
+pub use super::v2503_to_2607::ToolAnnotations;
+pub use super::v2511_and_2607::ToolChoice;
+pub use super::v2511_and_2607::ToolChoiceMode;
 /// `ToolExecution` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/ToolExecution` in `mcp/2025-11-25/schema.json`.
@@ -6394,19 +6394,19 @@ impl ToolUseContent {
     3 name "name" req: String;
     4 r#type "type" req: TypeToolUse;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::TypeArray;
-pub use super::shared::v2025_03_26_to_v2026_07_28::TypeAudio;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeBoolean;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeImage;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TypeObject;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeRefPrompt;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeRefResource;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeResource;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeResourceLink;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TypeString;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeText;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TypeToolResult;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TypeToolUse;
+pub use super::v2511_and_2607::TypeArray;
+pub use super::v2503_to_2607::TypeAudio;
+pub use super::v2506_to_2607::TypeBoolean;
+pub use super::v2411_to_2607::TypeImage;
+pub use super::v2511_and_2607::TypeObject;
+pub use super::v2411_to_2607::TypeRefPrompt;
+pub use super::v2506_to_2607::TypeRefResource;
+pub use super::v2411_to_2607::TypeResource;
+pub use super::v2506_to_2607::TypeResourceLink;
+pub use super::v2511_and_2607::TypeString;
+pub use super::v2411_to_2607::TypeText;
+pub use super::v2511_and_2607::TypeToolResult;
+pub use super::v2511_and_2607::TypeToolUse;
 /// `URLElicitationRequiredError` (MCP 2025-11-25).
 ///
 /// Schema: `#/$defs/URLElicitationRequiredError` in `mcp/2025-11-25/schema.json`.
@@ -6605,9 +6605,9 @@ impl UnsubscribeRequestParamsMeta {
     UnsubscribeRequestParamsMeta "UnsubscribeRequestParamsMeta" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 progress_token "progressToken" opt with_progress_token into: ProgressToken;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::UntitledMultiSelectEnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::UntitledMultiSelectEnumSchemaItems;
-pub use super::shared::v2025_11_25_and_v2026_07_28::UntitledSingleSelectEnumSchema;
+pub use super::v2511_and_2607::UntitledMultiSelectEnumSchema;
+pub use super::v2511_and_2607::UntitledMultiSelectEnumSchemaItems;
+pub use super::v2511_and_2607::UntitledSingleSelectEnumSchema;
 /// Error codes of MCP 2025-11-25: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {

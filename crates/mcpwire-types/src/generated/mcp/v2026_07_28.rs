@@ -4,7 +4,7 @@
  This module defines `Result`, which a glob import (`use …::*`) would put in place of the standard prelude's: import the types you use by name, or refer to them through the module path.
 
  A type that is the same in other versions is defined once, in a module those versions share, and re-exported here where it would be defined (`pub use`): the same Rust type serves each of them.*/
-pub use super::shared::v2025_06_18_to_v2026_07_28::Annotations;
+pub use super::v2506_to_2607::Annotations;
 /// `AudioContent` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/AudioContent` in `mcp/2026-07-28/schema.json`.
@@ -50,7 +50,7 @@ impl AudioContent {
     3 mime_type "mimeType" req: String;
     4 r#type "type" req: TypeAudio;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::BaseMetadata;
+pub use super::v2506_to_2607::BaseMetadata;
 /// `BlobResourceContents` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/BlobResourceContents` in `mcp/2026-07-28/schema.json`.
@@ -91,7 +91,7 @@ impl BlobResourceContents {
     2 mime_type "mimeType" opt with_mime_type into: String;
     3 uri "uri" req: String;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::BooleanSchema;
+pub use super::v2506_to_2607::BooleanSchema;
 /// `CacheableResult` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/CacheableResult` in `mcp/2026-07-28/schema.json`.
@@ -1161,9 +1161,9 @@ impl CompleteRequestParams {
     2 context "context" opt with_context into: CompleteRequestParamsContext;
     3 r#ref "ref" req: CompleteRequestParamsRef;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::CompleteRequestParamsArgument;
-pub use super::shared::v2025_11_25_and_v2026_07_28::CompleteRequestParamsContext;
-pub use super::shared::v2025_11_25_and_v2026_07_28::CompleteRequestParamsRef;
+pub use super::v2511_and_2607::CompleteRequestParamsArgument;
+pub use super::v2511_and_2607::CompleteRequestParamsContext;
+pub use super::v2511_and_2607::CompleteRequestParamsRef;
 /// `CompleteResult` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/CompleteResult` in `mcp/2026-07-28/schema.json`.
@@ -1471,7 +1471,7 @@ impl CreateMessageRequestParams {
     8 tool_choice "toolChoice" opt with_tool_choice into: ToolChoice;
     9 tools "tools" opt with_tools into: Vec<Tool>;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::CreateMessageRequestParamsIncludeContext;
+pub use super::v2511_and_2607::CreateMessageRequestParamsIncludeContext;
 /// `CreateMessageResult` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/CreateMessageResult` in `mcp/2026-07-28/schema.json`.
@@ -1604,7 +1604,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateMessageResultContent {
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::Cursor;
+pub use super::v2411_to_2607::Cursor;
 /// `DiscoverRequest` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/DiscoverRequest` in `mcp/2026-07-28/schema.json`.
@@ -1832,7 +1832,7 @@ impl ElicitRequestFormParams {
     1 mode "mode" opt with_mode into: ModeForm;
     2 requested_schema "requestedSchema" req: ElicitRequestFormParamsRequestedSchema;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::ElicitRequestFormParamsRequestedSchema;
+pub use super::v2511_and_2607::ElicitRequestFormParamsRequestedSchema;
 /// `ElicitRequestParams` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/ElicitRequestParams/anyOf` in `mcp/2026-07-28/schema.json`.
@@ -1990,8 +1990,8 @@ impl ElicitResult {
     0 action "action" req: ElicitResultAction;
     1 content "content" opt with_content into: ::std::collections::BTreeMap<String, ElicitResultContentValue>;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::ElicitResultAction;
-pub use super::shared::v2025_11_25_and_v2026_07_28::ElicitResultContentValue;
+pub use super::v2506_to_2607::ElicitResultAction;
+pub use super::v2511_and_2607::ElicitResultContentValue;
 /// `EmbeddedResource` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/EmbeddedResource` in `mcp/2026-07-28/schema.json`.
@@ -2120,8 +2120,8 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
 /// Schema: `#/$defs/EmptyResult` in `mcp/2026-07-28/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2026-07-28/schema#emptyresult>
 pub type EmptyResult = Result;
-pub use super::shared::v2025_11_25_and_v2026_07_28::EnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::Error;
+pub use super::v2511_and_2607::EnumSchema;
+pub use super::v2511_and_2607::Error;
 /// `GetPromptRequest` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/GetPromptRequest` in `mcp/2026-07-28/schema.json`.
@@ -2436,9 +2436,9 @@ impl HeaderMismatchErrorError {
     1 data "data" opt with_data into: ::mcpwire_types::Json;
     2 message "message" req: String;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::Icon;
-pub use super::shared::v2025_11_25_and_v2026_07_28::IconTheme;
-pub use super::shared::v2025_11_25_and_v2026_07_28::Icons;
+pub use super::v2511_and_2607::Icon;
+pub use super::v2511_and_2607::IconTheme;
+pub use super::v2511_and_2607::Icons;
 /// `ImageContent` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/ImageContent` in `mcp/2026-07-28/schema.json`.
@@ -2484,7 +2484,7 @@ impl ImageContent {
     3 mime_type "mimeType" req: String;
     4 r#type "type" req: TypeImage;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::Implementation;
+pub use super::v2511_and_2607::Implementation;
 /// `InputRequest` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/InputRequest/anyOf` in `mcp/2026-07-28/schema.json`.
@@ -2860,7 +2860,7 @@ pub type JSONArray = Vec<JSONValue>;
 /// Schema: `#/$defs/JSONObject` in `mcp/2026-07-28/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2026-07-28/schema#jsonobject>
 pub type JSONObject = ::std::collections::BTreeMap<String, JSONValue>;
-pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCErrorResponse;
+pub use super::v2511_and_2607::JSONRPCErrorResponse;
 /// `JSONRPCMessage` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/JSONRPCMessage/anyOf` in `mcp/2026-07-28/schema.json`.
@@ -2990,8 +2990,8 @@ impl<'de> ::serde::Deserialize<'de> for JSONRPCMessage {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCNotification;
-pub use super::shared::v2025_11_25_and_v2026_07_28::JSONRPCRequest;
+pub use super::v2511_and_2607::JSONRPCNotification;
+pub use super::v2511_and_2607::JSONRPCRequest;
 /// `JSONRPCResponse` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/JSONRPCResponse/anyOf` in `mcp/2026-07-28/schema.json`.
@@ -3185,8 +3185,8 @@ impl<'de> ::serde::Deserialize<'de> for JSONValue {
         ::mcpwire_types::support::decode_values(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::Jsonrpc2_0;
-pub use super::shared::v2025_11_25_and_v2026_07_28::LegacyTitledEnumSchema;
+pub use super::v2511_and_2607::Jsonrpc2_0;
+pub use super::v2511_and_2607::LegacyTitledEnumSchema;
 /// `ListPromptsRequest` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/ListPromptsRequest` in `mcp/2026-07-28/schema.json`.
@@ -3900,7 +3900,7 @@ impl ListToolsResultResponse {
     1 jsonrpc "jsonrpc" req: Jsonrpc2_0;
     2 result "result" req: ListToolsResult;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::LoggingLevel;
+pub use super::v2411_to_2607::LoggingLevel;
 /// `LoggingMessageNotification` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/LoggingMessageNotification` in `mcp/2026-07-28/schema.json`.
@@ -3983,8 +3983,8 @@ impl LoggingMessageNotificationParams {
 /// Schema: `#/$defs/MetaObject` in `mcp/2026-07-28/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2026-07-28/schema#metaobject>
 pub type MetaObject = ::mcpwire_types::JsonObject;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodCompletionComplete;
-pub use super::shared::v2025_06_18_to_v2026_07_28::MethodElicitationCreate;
+pub use super::v2411_to_2607::MethodCompletionComplete;
+pub use super::v2506_to_2607::MethodElicitationCreate;
 /// `MethodNotFoundError` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/MethodNotFoundError` in `mcp/2026-07-28/schema.json`.
@@ -4020,12 +4020,12 @@ impl MethodNotFoundError {
     1 data "data" opt with_data into: ::mcpwire_types::Json;
     2 message "message" req: String;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsCancelled;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsMessage;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsProgress;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsPromptsListChanged;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsResourcesListChanged;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsResourcesUpdated;
+pub use super::v2411_to_2607::MethodNotificationsCancelled;
+pub use super::v2411_to_2607::MethodNotificationsMessage;
+pub use super::v2411_to_2607::MethodNotificationsProgress;
+pub use super::v2411_to_2607::MethodNotificationsPromptsListChanged;
+pub use super::v2411_to_2607::MethodNotificationsResourcesListChanged;
+pub use super::v2411_to_2607::MethodNotificationsResourcesUpdated;
 /// `MethodNotificationsSubscriptionsAcknowledged` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/SubscriptionsAcknowledgedNotification/properties/method/const` in `mcp/2026-07-28/schema.json`.
@@ -4069,14 +4069,14 @@ impl ::schemars::JsonSchema for MethodNotificationsSubscriptionsAcknowledged {
         ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
     }
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodNotificationsToolsListChanged;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodPromptsGet;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodPromptsList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesRead;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodResourcesTemplatesList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodRootsList;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodSamplingCreateMessage;
+pub use super::v2411_to_2607::MethodNotificationsToolsListChanged;
+pub use super::v2411_to_2607::MethodPromptsGet;
+pub use super::v2411_to_2607::MethodPromptsList;
+pub use super::v2411_to_2607::MethodResourcesList;
+pub use super::v2411_to_2607::MethodResourcesRead;
+pub use super::v2411_to_2607::MethodResourcesTemplatesList;
+pub use super::v2411_to_2607::MethodRootsList;
+pub use super::v2411_to_2607::MethodSamplingCreateMessage;
 /// `MethodServerDiscover` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/DiscoverRequest/properties/method/const` in `mcp/2026-07-28/schema.json`.
@@ -4157,8 +4157,8 @@ impl ::schemars::JsonSchema for MethodSubscriptionsListen {
         ::schemars::json_schema!({ "type" : "string", "const" : Self::VALUE })
     }
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodToolsCall;
-pub use super::shared::v2024_11_05_to_v2026_07_28::MethodToolsList;
+pub use super::v2411_to_2607::MethodToolsCall;
+pub use super::v2411_to_2607::MethodToolsList;
 /// `MissingRequiredClientCapabilityError` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/MissingRequiredClientCapabilityError` in `mcp/2026-07-28/schema.json`.
@@ -4258,12 +4258,12 @@ impl MissingRequiredClientCapabilityErrorErrorData {
     MissingRequiredClientCapabilityErrorErrorData "MissingRequiredClientCapabilityErrorErrorData" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 required_capabilities "requiredCapabilities" req: ClientCapabilities;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::ModeForm;
-pub use super::shared::v2025_11_25_and_v2026_07_28::ModeUrl;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ModelHint;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ModelPreferences;
-pub use super::shared::v2025_11_25_and_v2026_07_28::MultiSelectEnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::Notification;
+pub use super::v2511_and_2607::ModeForm;
+pub use super::v2511_and_2607::ModeUrl;
+pub use super::v2411_to_2607::ModelHint;
+pub use super::v2411_to_2607::ModelPreferences;
+pub use super::v2511_and_2607::MultiSelectEnumSchema;
+pub use super::v2511_and_2607::Notification;
 /// `NotificationMetaObject` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/NotificationMetaObject` in `mcp/2026-07-28/schema.json`.
@@ -4324,8 +4324,8 @@ impl NotificationParams {
     NotificationParams "NotificationParams" keeps extra with_extra_member: ::mcpwire_types::Json;
     0 meta "_meta" opt with_meta into: NotificationMetaObject;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::NumberSchema;
-pub use super::shared::v2025_06_18_to_v2026_07_28::NumberSchemaType;
+pub use super::v2511_and_2607::NumberSchema;
+pub use super::v2506_to_2607::NumberSchemaType;
 /// `PaginatedRequest` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/PaginatedRequest` in `mcp/2026-07-28/schema.json`.
@@ -4472,7 +4472,7 @@ impl ParseError {
     1 data "data" opt with_data into: ::mcpwire_types::Json;
     2 message "message" req: String;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::PrimitiveSchemaDefinition;
+pub use super::v2511_and_2607::PrimitiveSchemaDefinition;
 /// `ProgressNotification` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/ProgressNotification` in `mcp/2026-07-28/schema.json`.
@@ -4556,7 +4556,7 @@ impl ProgressNotificationParams {
     3 progress_token "progressToken" req: ProgressToken;
     4 total "total" opt with_total into: ::serde_json::Number;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::ProgressToken;
+pub use super::v2411_to_2607::ProgressToken;
 /// `Prompt` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/Prompt` in `mcp/2026-07-28/schema.json`.
@@ -4608,7 +4608,7 @@ impl Prompt {
     4 name "name" req: String;
     5 title "title" opt with_title into: String;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::PromptArgument;
+pub use super::v2506_to_2607::PromptArgument;
 /// `PromptListChangedNotification` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/PromptListChangedNotification` in `mcp/2026-07-28/schema.json`.
@@ -4675,7 +4675,7 @@ impl PromptMessage {
     0 content "content" req: ContentBlock;
     1 role "role" req: Role;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::PromptReference;
+pub use super::v2506_to_2607::PromptReference;
 /// `ReadResourceRequest` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/ReadResourceRequest` in `mcp/2026-07-28/schema.json`.
@@ -5042,8 +5042,8 @@ impl<'de> ::serde::Deserialize<'de> for ReadResourceResultResponseResult {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::Request;
-pub use super::shared::v2024_11_05_to_v2026_07_28::RequestId;
+pub use super::v2511_and_2607::Request;
+pub use super::v2411_to_2607::RequestId;
 /// `RequestMetaObject` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/RequestMetaObject` in `mcp/2026-07-28/schema.json`.
@@ -5429,7 +5429,7 @@ impl ResourceTemplate {
     6 title "title" opt with_title into: String;
     7 uri_template "uriTemplate" req: String;
 }
-pub use super::shared::v2025_06_18_to_v2026_07_28::ResourceTemplateReference;
+pub use super::v2506_to_2607::ResourceTemplateReference;
 /// `ResourceUpdatedNotification` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/ResourceUpdatedNotification` in `mcp/2026-07-28/schema.json`.
@@ -5564,7 +5564,7 @@ impl ResultMetaObject {
 /// Schema: `#/$defs/ResultType` in `mcp/2026-07-28/schema.json`.
 /// Reference: <https://modelcontextprotocol.io/specification/2026-07-28/schema#resulttype>
 pub type ResultType = String;
-pub use super::shared::v2024_11_05_to_v2026_07_28::Role;
+pub use super::v2411_to_2607::Role;
 /// `Root` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/Root` in `mcp/2026-07-28/schema.json`.
@@ -5862,9 +5862,9 @@ impl ServerCapabilities {
     5 resources "resources" opt with_resources into: ServerCapabilitiesResources;
     6 tools "tools" opt with_tools into: ServerCapabilitiesTools;
 }
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesPrompts;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesResources;
-pub use super::shared::v2024_11_05_to_v2026_07_28::ServerCapabilitiesTools;
+pub use super::v2411_to_2607::ServerCapabilitiesPrompts;
+pub use super::v2411_to_2607::ServerCapabilitiesResources;
+pub use super::v2411_to_2607::ServerCapabilitiesTools;
 /// `ServerNotification` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/ServerNotification/anyOf` in `mcp/2026-07-28/schema.json`.
@@ -6297,9 +6297,9 @@ impl<'de> ::serde::Deserialize<'de> for ServerResult {
         ::mcpwire_types::support::decode_objects(deserializer, &TABLE, variant)
     }
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::SingleSelectEnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::StringSchema;
-pub use super::shared::v2025_06_18_to_v2026_07_28::StringSchemaFormat;
+pub use super::v2511_and_2607::SingleSelectEnumSchema;
+pub use super::v2511_and_2607::StringSchema;
+pub use super::v2506_to_2607::StringSchemaFormat;
 /// `SubscriptionFilter` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/SubscriptionFilter` in `mcp/2026-07-28/schema.json`.
@@ -6688,11 +6688,11 @@ impl TextResourceContents {
     2 text "text" req: String;
     3 uri "uri" req: String;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::TitledMultiSelectEnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TitledMultiSelectEnumSchemaItems;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TitledMultiSelectEnumSchemaItemsAnyOfItem;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TitledSingleSelectEnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TitledSingleSelectEnumSchemaOneOfItem;
+pub use super::v2511_and_2607::TitledMultiSelectEnumSchema;
+pub use super::v2511_and_2607::TitledMultiSelectEnumSchemaItems;
+pub use super::v2511_and_2607::TitledMultiSelectEnumSchemaItemsAnyOfItem;
+pub use super::v2511_and_2607::TitledSingleSelectEnumSchema;
+pub use super::v2511_and_2607::TitledSingleSelectEnumSchemaOneOfItem;
 /// `Tool` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/Tool` in `mcp/2026-07-28/schema.json`.
@@ -6757,9 +6757,9 @@ impl Tool {
     6 output_schema "outputSchema" opt with_output_schema into: ToolOutputSchema;
     7 title "title" opt with_title into: String;
 }
-pub use super::shared::v2025_03_26_to_v2026_07_28::ToolAnnotations;
-pub use super::shared::v2025_11_25_and_v2026_07_28::ToolChoice;
-pub use super::shared::v2025_11_25_and_v2026_07_28::ToolChoiceMode;
+pub use super::v2503_to_2607::ToolAnnotations;
+pub use super::v2511_and_2607::ToolChoice;
+pub use super::v2511_and_2607::ToolChoiceMode;
 /// `ToolInputSchema` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/Tool/properties/inputSchema` in `mcp/2026-07-28/schema.json`.
@@ -6960,19 +6960,19 @@ impl ToolUseContent {
     3 name "name" req: String;
     4 r#type "type" req: TypeToolUse;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::TypeArray;
-pub use super::shared::v2025_03_26_to_v2026_07_28::TypeAudio;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeBoolean;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeImage;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TypeObject;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeRefPrompt;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeRefResource;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeResource;
-pub use super::shared::v2025_06_18_to_v2026_07_28::TypeResourceLink;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TypeString;
-pub use super::shared::v2024_11_05_to_v2026_07_28::TypeText;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TypeToolResult;
-pub use super::shared::v2025_11_25_and_v2026_07_28::TypeToolUse;
+pub use super::v2511_and_2607::TypeArray;
+pub use super::v2503_to_2607::TypeAudio;
+pub use super::v2506_to_2607::TypeBoolean;
+pub use super::v2411_to_2607::TypeImage;
+pub use super::v2511_and_2607::TypeObject;
+pub use super::v2411_to_2607::TypeRefPrompt;
+pub use super::v2506_to_2607::TypeRefResource;
+pub use super::v2411_to_2607::TypeResource;
+pub use super::v2506_to_2607::TypeResourceLink;
+pub use super::v2511_and_2607::TypeString;
+pub use super::v2411_to_2607::TypeText;
+pub use super::v2511_and_2607::TypeToolResult;
+pub use super::v2511_and_2607::TypeToolUse;
 /// `UnsupportedProtocolVersionError` (MCP 2026-07-28).
 ///
 /// Schema: `#/$defs/UnsupportedProtocolVersionError` in `mcp/2026-07-28/schema.json`.
@@ -7075,9 +7075,9 @@ impl UnsupportedProtocolVersionErrorErrorData {
     0 requested "requested" req: String;
     1 supported "supported" req: Vec<String>;
 }
-pub use super::shared::v2025_11_25_and_v2026_07_28::UntitledMultiSelectEnumSchema;
-pub use super::shared::v2025_11_25_and_v2026_07_28::UntitledMultiSelectEnumSchemaItems;
-pub use super::shared::v2025_11_25_and_v2026_07_28::UntitledSingleSelectEnumSchema;
+pub use super::v2511_and_2607::UntitledMultiSelectEnumSchema;
+pub use super::v2511_and_2607::UntitledMultiSelectEnumSchemaItems;
+pub use super::v2511_and_2607::UntitledSingleSelectEnumSchema;
 /// Error codes of MCP 2026-07-28: the JSON-RPC 2.0 ones plus every `code` constant the schema defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {

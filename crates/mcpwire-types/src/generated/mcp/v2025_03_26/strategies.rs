@@ -3,12 +3,12 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::shared::v2024_11_05_and_v2025_03_26::strategies as v2024_11_05_and_v2025_03_26;
-use super::super::shared::v2024_11_05_to_v2025_06_18::strategies as v2024_11_05_to_v2025_06_18;
-use super::super::shared::v2024_11_05_to_v2025_11_25::strategies as v2024_11_05_to_v2025_11_25;
-use super::super::shared::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
-use super::super::shared::v2025_03_26_and_v2025_06_18::strategies as v2025_03_26_and_v2025_06_18;
-use super::super::shared::v2025_03_26_to_v2026_07_28::strategies as v2025_03_26_to_v2026_07_28;
+use super::super::v2411_and_2503::strategies as v2411_and_2503;
+use super::super::v2411_to_2506::strategies as v2411_to_2506;
+use super::super::v2411_to_2511::strategies as v2411_to_2511;
+use super::super::v2411_to_2607::strategies as v2411_to_2607;
+use super::super::v2503_and_2506::strategies as v2503_and_2506;
+use super::super::v2503_to_2607::strategies as v2503_to_2607;
 /// Values of [`super::Annotations`].
 pub fn annotations() -> BoxedStrategy<super::Annotations> {
     s::typed(annotations_json())
@@ -18,9 +18,7 @@ fn annotations_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         (
             "audience",
-            s::optional_member(
-                s::array_json(v2024_11_05_to_v2026_07_28::role_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2411_to_2607::role_json(), None, None)),
         ),
         ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
     ])
@@ -35,12 +33,12 @@ fn audio_content_json() -> BoxedStrategy<::serde_json::Value> {
         ("annotations", s::optional_member(annotations_json())),
         ("data", s::required(s::string_json(Some("byte"), None, None))),
         ("mimeType", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2025_03_26_to_v2026_07_28::type_audio_json())),
+        ("type", s::required(v2503_to_2607::type_audio_json())),
     ])
 }
-pub use v2024_11_05_and_v2025_03_26::blob_resource_contents;
-pub use v2024_11_05_to_v2025_06_18::call_tool_request;
-pub use v2024_11_05_to_v2025_06_18::call_tool_request_params;
+pub use v2411_and_2503::blob_resource_contents;
+pub use v2411_to_2506::call_tool_request;
+pub use v2411_to_2506::call_tool_request_params;
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
     s::typed(call_tool_result_json())
@@ -74,10 +72,10 @@ fn call_tool_result_content_item_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::CallToolResultContentItem::variant_name),
     )
 }
-pub use v2024_11_05_to_v2025_06_18::cancelled_notification;
-pub use v2024_11_05_to_v2025_06_18::cancelled_notification_params;
-pub use v2024_11_05_and_v2025_03_26::client_capabilities;
-pub use v2024_11_05_to_v2025_11_25::client_capabilities_roots;
+pub use v2411_to_2506::cancelled_notification;
+pub use v2411_to_2506::cancelled_notification_params;
+pub use v2411_and_2503::client_capabilities;
+pub use v2411_to_2511::client_capabilities_roots;
 /// Values of [`super::ClientNotification`].
 pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
     s::typed(client_notification_json())
@@ -86,27 +84,18 @@ pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
 fn client_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            (
-                "CancelledNotification",
-                v2024_11_05_to_v2025_06_18::cancelled_notification_json(),
-            ),
-            (
-                "InitializedNotification",
-                v2024_11_05_and_v2025_03_26::initialized_notification_json(),
-            ),
-            (
-                "ProgressNotification",
-                v2025_03_26_and_v2025_06_18::progress_notification_json(),
-            ),
+            ("CancelledNotification", v2411_to_2506::cancelled_notification_json()),
+            ("InitializedNotification", v2411_and_2503::initialized_notification_json()),
+            ("ProgressNotification", v2503_and_2506::progress_notification_json()),
             (
                 "RootsListChangedNotification",
-                v2024_11_05_and_v2025_03_26::roots_list_changed_notification_json(),
+                v2411_and_2503::roots_list_changed_notification_json(),
             ),
         ]),
         |json| s::variant_of(json, super::ClientNotification::variant_name),
     )
 }
-pub use v2024_11_05_and_v2025_03_26::client_request;
+pub use v2411_and_2503::client_request;
 /// Values of [`super::ClientResult`].
 pub fn client_result() -> BoxedStrategy<super::ClientResult> {
     s::typed(client_result_json())
@@ -115,19 +104,19 @@ pub fn client_result() -> BoxedStrategy<super::ClientResult> {
 fn client_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("Result", v2024_11_05_to_v2025_11_25::result_json()),
+            ("Result", v2411_to_2511::result_json()),
             ("CreateMessageResult", create_message_result_json()),
-            ("ListRootsResult", v2024_11_05_and_v2025_03_26::list_roots_result_json()),
+            ("ListRootsResult", v2411_and_2503::list_roots_result_json()),
         ]),
         |json| s::variant_of(json, super::ClientResult::variant_name),
     )
 }
-pub use v2024_11_05_and_v2025_03_26::complete_request;
-pub use v2024_11_05_and_v2025_03_26::complete_request_params;
-pub use v2024_11_05_to_v2025_06_18::complete_request_params_argument;
-pub use v2024_11_05_and_v2025_03_26::complete_request_params_ref;
-pub use v2024_11_05_to_v2025_11_25::complete_result;
-pub use v2024_11_05_to_v2025_11_25::complete_result_completion;
+pub use v2411_and_2503::complete_request;
+pub use v2411_and_2503::complete_request_params;
+pub use v2411_to_2506::complete_request_params_argument;
+pub use v2411_and_2503::complete_request_params_ref;
+pub use v2411_to_2511::complete_result;
+pub use v2411_to_2511::complete_result_completion;
 /// Values of [`super::CreateMessageRequest`].
 pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
     s::typed(create_message_request_json())
@@ -135,12 +124,7 @@ pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
 /// Values of [`super::CreateMessageRequest`] as JSON.
 fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_sampling_create_message_json(),
-            ),
-        ),
+        ("method", s::required(v2411_to_2607::method_sampling_create_message_json())),
         ("params", s::required(create_message_request_params_json())),
     ])
 }
@@ -156,7 +140,7 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         (
             "includeContext",
             s::optional_member(
-                v2024_11_05_to_v2025_06_18::create_message_request_params_include_context_json(),
+                v2411_to_2506::create_message_request_params_include_context_json(),
             ),
         ),
         ("maxTokens", s::required(s::integer_json(None, None))),
@@ -164,7 +148,7 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("metadata", s::optional_member(s::object_json())),
         (
             "modelPreferences",
-            s::optional_member(v2024_11_05_to_v2026_07_28::model_preferences_json()),
+            s::optional_member(v2411_to_2607::model_preferences_json()),
         ),
         (
             "stopSequences",
@@ -176,7 +160,7 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("temperature", s::optional_member(s::number_json(None, None))),
     ])
 }
-pub use v2024_11_05_to_v2025_06_18::create_message_request_params_include_context;
+pub use v2411_to_2506::create_message_request_params_include_context;
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
     s::typed(create_message_result_json())
@@ -187,7 +171,7 @@ fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(s::object_json())),
         ("content", s::required(create_message_result_content_json())),
         ("model", s::required(s::string_json(None, None, None))),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
         ("stopReason", s::optional_member(s::string_json(None, None, None))),
     ])
 }
@@ -208,7 +192,7 @@ fn create_message_result_content_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::CreateMessageResultContent::variant_name),
     )
 }
-pub use v2024_11_05_to_v2026_07_28::cursor;
+pub use v2411_to_2607::cursor;
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
     s::typed(embedded_resource_json())
@@ -217,17 +201,14 @@ pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
 fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("annotations", s::optional_member(annotations_json())),
-        (
-            "resource",
-            s::required(v2024_11_05_and_v2025_03_26::embedded_resource_resource_json()),
-        ),
-        ("type", s::required(v2024_11_05_to_v2026_07_28::type_resource_json())),
+        ("resource", s::required(v2411_and_2503::embedded_resource_resource_json())),
+        ("type", s::required(v2411_to_2607::type_resource_json())),
     ])
 }
-pub use v2024_11_05_and_v2025_03_26::embedded_resource_resource;
-pub use v2024_11_05_to_v2025_11_25::empty_result;
-pub use v2024_11_05_to_v2025_06_18::get_prompt_request;
-pub use v2024_11_05_to_v2025_06_18::get_prompt_request_params;
+pub use v2411_and_2503::embedded_resource_resource;
+pub use v2411_to_2511::empty_result;
+pub use v2411_to_2506::get_prompt_request;
+pub use v2411_to_2506::get_prompt_request_params;
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
     s::typed(get_prompt_result_json())
@@ -250,12 +231,12 @@ fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
         ("annotations", s::optional_member(annotations_json())),
         ("data", s::required(s::string_json(Some("byte"), None, None))),
         ("mimeType", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2024_11_05_to_v2026_07_28::type_image_json())),
+        ("type", s::required(v2411_to_2607::type_image_json())),
     ])
 }
-pub use v2024_11_05_and_v2025_03_26::implementation;
-pub use v2024_11_05_and_v2025_03_26::initialize_request;
-pub use v2024_11_05_and_v2025_03_26::initialize_request_params;
+pub use v2411_and_2503::implementation;
+pub use v2411_and_2503::initialize_request;
+pub use v2411_and_2503::initialize_request_params;
 /// Values of [`super::InitializeResult`].
 pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
     s::typed(initialize_result_json())
@@ -264,17 +245,14 @@ pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
 fn initialize_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "capabilities",
-            s::required(v2025_03_26_and_v2025_06_18::server_capabilities_json()),
-        ),
+        ("capabilities", s::required(v2503_and_2506::server_capabilities_json())),
         ("instructions", s::optional_member(s::string_json(None, None, None))),
         ("protocolVersion", s::required(s::string_json(None, None, None))),
-        ("serverInfo", s::required(v2024_11_05_and_v2025_03_26::implementation_json())),
+        ("serverInfo", s::required(v2411_and_2503::implementation_json())),
     ])
 }
-pub use v2024_11_05_and_v2025_03_26::initialized_notification;
-pub use v2024_11_05_and_v2025_03_26::initialized_notification_params;
+pub use v2411_and_2503::initialized_notification;
+pub use v2411_and_2503::initialized_notification_params;
 /// Values of [`super::JSONRPCBatchRequest`].
 pub fn jsonrpcbatch_request() -> BoxedStrategy<super::JSONRPCBatchRequest> {
     s::typed(jsonrpcbatch_request_json())
@@ -291,11 +269,8 @@ pub fn jsonrpcbatch_request_item() -> BoxedStrategy<super::JSONRPCBatchRequestIt
 fn jsonrpcbatch_request_item_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("JSONRPCRequest", v2024_11_05_and_v2025_03_26::jsonrpcrequest_json()),
-            (
-                "JSONRPCNotification",
-                v2024_11_05_and_v2025_03_26::jsonrpcnotification_json(),
-            ),
+            ("JSONRPCRequest", v2411_and_2503::jsonrpcrequest_json()),
+            ("JSONRPCNotification", v2411_and_2503::jsonrpcnotification_json()),
         ]),
         |json| s::variant_of(json, super::JSONRPCBatchRequestItem::variant_name),
     )
@@ -316,14 +291,14 @@ pub fn jsonrpcbatch_response_item() -> BoxedStrategy<super::JSONRPCBatchResponse
 fn jsonrpcbatch_response_item_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("JSONRPCResponse", v2024_11_05_to_v2025_06_18::jsonrpcresponse_json()),
-            ("JSONRPCError", v2024_11_05_to_v2025_06_18::jsonrpcerror_json()),
+            ("JSONRPCResponse", v2411_to_2506::jsonrpcresponse_json()),
+            ("JSONRPCError", v2411_to_2506::jsonrpcerror_json()),
         ]),
         |json| s::variant_of(json, super::JSONRPCBatchResponseItem::variant_name),
     )
 }
-pub use v2024_11_05_to_v2025_06_18::jsonrpcerror;
-pub use v2024_11_05_to_v2025_06_18::jsonrpcerror_error;
+pub use v2411_to_2506::jsonrpcerror;
+pub use v2411_to_2506::jsonrpcerror_error;
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
     s::typed(jsonrpcmessage_json())
@@ -332,31 +307,28 @@ pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
 fn jsonrpcmessage_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("JSONRPCRequest", v2024_11_05_and_v2025_03_26::jsonrpcrequest_json()),
-            (
-                "JSONRPCNotification",
-                v2024_11_05_and_v2025_03_26::jsonrpcnotification_json(),
-            ),
+            ("JSONRPCRequest", v2411_and_2503::jsonrpcrequest_json()),
+            ("JSONRPCNotification", v2411_and_2503::jsonrpcnotification_json()),
             ("JSONRPCBatchRequest", jsonrpcbatch_request_json()),
-            ("JSONRPCResponse", v2024_11_05_to_v2025_06_18::jsonrpcresponse_json()),
-            ("JSONRPCError", v2024_11_05_to_v2025_06_18::jsonrpcerror_json()),
+            ("JSONRPCResponse", v2411_to_2506::jsonrpcresponse_json()),
+            ("JSONRPCError", v2411_to_2506::jsonrpcerror_json()),
             ("JSONRPCBatchResponse", jsonrpcbatch_response_json()),
         ]),
         |json| s::variant_of(json, super::JSONRPCMessage::variant_name),
     )
 }
-pub use v2024_11_05_and_v2025_03_26::jsonrpcnotification;
-pub use v2024_11_05_and_v2025_03_26::jsonrpcnotification_params;
-pub use v2024_11_05_and_v2025_03_26::jsonrpcrequest;
-pub use v2024_11_05_and_v2025_03_26::jsonrpcrequest_params;
-pub use v2024_11_05_and_v2025_03_26::jsonrpcrequest_params_meta;
-pub use v2024_11_05_to_v2025_06_18::jsonrpcresponse;
-pub use v2024_11_05_to_v2025_06_18::jsonrpc_2_0;
-pub use v2024_11_05_to_v2025_06_18::list_prompts_request;
-pub use v2024_11_05_to_v2025_06_18::list_prompts_request_params;
-pub use v2024_11_05_and_v2025_03_26::list_prompts_result;
-pub use v2024_11_05_to_v2025_06_18::list_resource_templates_request;
-pub use v2024_11_05_to_v2025_06_18::list_resource_templates_request_params;
+pub use v2411_and_2503::jsonrpcnotification;
+pub use v2411_and_2503::jsonrpcnotification_params;
+pub use v2411_and_2503::jsonrpcrequest;
+pub use v2411_and_2503::jsonrpcrequest_params;
+pub use v2411_and_2503::jsonrpcrequest_params_meta;
+pub use v2411_to_2506::jsonrpcresponse;
+pub use v2411_to_2506::jsonrpc_2_0;
+pub use v2411_to_2506::list_prompts_request;
+pub use v2411_to_2506::list_prompts_request_params;
+pub use v2411_and_2503::list_prompts_result;
+pub use v2411_to_2506::list_resource_templates_request;
+pub use v2411_to_2506::list_resource_templates_request_params;
 /// Values of [`super::ListResourceTemplatesResult`].
 pub fn list_resource_templates_result() -> BoxedStrategy<
     super::ListResourceTemplatesResult,
@@ -374,8 +346,8 @@ fn list_resource_templates_result_json() -> BoxedStrategy<::serde_json::Value> {
         ),
     ])
 }
-pub use v2024_11_05_to_v2025_06_18::list_resources_request;
-pub use v2024_11_05_to_v2025_06_18::list_resources_request_params;
+pub use v2411_to_2506::list_resources_request;
+pub use v2411_to_2506::list_resources_request_params;
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
     s::typed(list_resources_result_json())
@@ -388,12 +360,12 @@ fn list_resources_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("resources", s::required(s::array_json(resource_json(), None, None))),
     ])
 }
-pub use v2024_11_05_and_v2025_03_26::list_roots_request;
-pub use v2024_11_05_and_v2025_03_26::list_roots_request_params;
-pub use v2024_11_05_and_v2025_03_26::list_roots_request_params_meta;
-pub use v2024_11_05_and_v2025_03_26::list_roots_result;
-pub use v2024_11_05_to_v2025_06_18::list_tools_request;
-pub use v2024_11_05_to_v2025_06_18::list_tools_request_params;
+pub use v2411_and_2503::list_roots_request;
+pub use v2411_and_2503::list_roots_request_params;
+pub use v2411_and_2503::list_roots_request_params_meta;
+pub use v2411_and_2503::list_roots_result;
+pub use v2411_to_2506::list_tools_request;
+pub use v2411_to_2506::list_tools_request_params;
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
     s::typed(list_tools_result_json())
@@ -406,50 +378,50 @@ fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("tools", s::required(s::array_json(tool_json(), None, None))),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::logging_level;
-pub use v2024_11_05_to_v2025_06_18::logging_message_notification;
-pub use v2024_11_05_to_v2025_06_18::logging_message_notification_params;
-pub use v2024_11_05_to_v2026_07_28::method_completion_complete;
-pub use v2024_11_05_to_v2025_11_25::method_initialize;
-pub use v2024_11_05_to_v2025_11_25::method_logging_set_level;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_cancelled;
-pub use v2024_11_05_to_v2025_11_25::method_notifications_initialized;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_message;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_progress;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_updated;
-pub use v2024_11_05_to_v2025_11_25::method_notifications_roots_list_changed;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed;
-pub use v2024_11_05_to_v2025_11_25::method_ping;
-pub use v2024_11_05_to_v2026_07_28::method_prompts_get;
-pub use v2024_11_05_to_v2026_07_28::method_prompts_list;
-pub use v2024_11_05_to_v2026_07_28::method_resources_list;
-pub use v2024_11_05_to_v2026_07_28::method_resources_read;
-pub use v2024_11_05_to_v2025_11_25::method_resources_subscribe;
-pub use v2024_11_05_to_v2026_07_28::method_resources_templates_list;
-pub use v2024_11_05_to_v2025_11_25::method_resources_unsubscribe;
-pub use v2024_11_05_to_v2026_07_28::method_roots_list;
-pub use v2024_11_05_to_v2026_07_28::method_sampling_create_message;
-pub use v2024_11_05_to_v2026_07_28::method_tools_call;
-pub use v2024_11_05_to_v2026_07_28::method_tools_list;
-pub use v2024_11_05_to_v2026_07_28::model_hint;
-pub use v2024_11_05_to_v2026_07_28::model_preferences;
-pub use v2024_11_05_and_v2025_03_26::notification;
-pub use v2024_11_05_and_v2025_03_26::notification_params;
-pub use v2024_11_05_to_v2025_06_18::paginated_request;
-pub use v2024_11_05_to_v2025_06_18::paginated_request_params;
-pub use v2024_11_05_to_v2025_11_25::paginated_result;
-pub use v2024_11_05_and_v2025_03_26::ping_request;
-pub use v2024_11_05_and_v2025_03_26::ping_request_params;
-pub use v2024_11_05_and_v2025_03_26::ping_request_params_meta;
-pub use v2025_03_26_and_v2025_06_18::progress_notification;
-pub use v2025_03_26_and_v2025_06_18::progress_notification_params;
-pub use v2024_11_05_to_v2026_07_28::progress_token;
-pub use v2024_11_05_and_v2025_03_26::prompt;
-pub use v2024_11_05_and_v2025_03_26::prompt_argument;
-pub use v2024_11_05_and_v2025_03_26::prompt_list_changed_notification;
-pub use v2024_11_05_and_v2025_03_26::prompt_list_changed_notification_params;
+pub use v2411_to_2607::logging_level;
+pub use v2411_to_2506::logging_message_notification;
+pub use v2411_to_2506::logging_message_notification_params;
+pub use v2411_to_2607::method_completion_complete;
+pub use v2411_to_2511::method_initialize;
+pub use v2411_to_2511::method_logging_set_level;
+pub use v2411_to_2607::method_notifications_cancelled;
+pub use v2411_to_2511::method_notifications_initialized;
+pub use v2411_to_2607::method_notifications_message;
+pub use v2411_to_2607::method_notifications_progress;
+pub use v2411_to_2607::method_notifications_prompts_list_changed;
+pub use v2411_to_2607::method_notifications_resources_list_changed;
+pub use v2411_to_2607::method_notifications_resources_updated;
+pub use v2411_to_2511::method_notifications_roots_list_changed;
+pub use v2411_to_2607::method_notifications_tools_list_changed;
+pub use v2411_to_2511::method_ping;
+pub use v2411_to_2607::method_prompts_get;
+pub use v2411_to_2607::method_prompts_list;
+pub use v2411_to_2607::method_resources_list;
+pub use v2411_to_2607::method_resources_read;
+pub use v2411_to_2511::method_resources_subscribe;
+pub use v2411_to_2607::method_resources_templates_list;
+pub use v2411_to_2511::method_resources_unsubscribe;
+pub use v2411_to_2607::method_roots_list;
+pub use v2411_to_2607::method_sampling_create_message;
+pub use v2411_to_2607::method_tools_call;
+pub use v2411_to_2607::method_tools_list;
+pub use v2411_to_2607::model_hint;
+pub use v2411_to_2607::model_preferences;
+pub use v2411_and_2503::notification;
+pub use v2411_and_2503::notification_params;
+pub use v2411_to_2506::paginated_request;
+pub use v2411_to_2506::paginated_request_params;
+pub use v2411_to_2511::paginated_result;
+pub use v2411_and_2503::ping_request;
+pub use v2411_and_2503::ping_request_params;
+pub use v2411_and_2503::ping_request_params_meta;
+pub use v2503_and_2506::progress_notification;
+pub use v2503_and_2506::progress_notification_params;
+pub use v2411_to_2607::progress_token;
+pub use v2411_and_2503::prompt;
+pub use v2411_and_2503::prompt_argument;
+pub use v2411_and_2503::prompt_list_changed_notification;
+pub use v2411_and_2503::prompt_list_changed_notification_params;
 /// Values of [`super::PromptMessage`].
 pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
     s::typed(prompt_message_json())
@@ -458,7 +430,7 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("content", s::required(prompt_message_content_json())),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
     ])
 }
 /// Values of [`super::PromptMessageContent`].
@@ -477,15 +449,15 @@ fn prompt_message_content_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::PromptMessageContent::variant_name),
     )
 }
-pub use v2024_11_05_and_v2025_03_26::prompt_reference;
-pub use v2024_11_05_to_v2025_06_18::read_resource_request;
-pub use v2024_11_05_to_v2025_06_18::read_resource_request_params;
-pub use v2024_11_05_and_v2025_03_26::read_resource_result;
-pub use v2024_11_05_and_v2025_03_26::read_resource_result_contents_item;
-pub use v2024_11_05_and_v2025_03_26::request;
-pub use v2024_11_05_to_v2026_07_28::request_id;
-pub use v2024_11_05_and_v2025_03_26::request_params;
-pub use v2024_11_05_and_v2025_03_26::request_params_meta;
+pub use v2411_and_2503::prompt_reference;
+pub use v2411_to_2506::read_resource_request;
+pub use v2411_to_2506::read_resource_request_params;
+pub use v2411_and_2503::read_resource_result;
+pub use v2411_and_2503::read_resource_result_contents_item;
+pub use v2411_and_2503::request;
+pub use v2411_to_2607::request_id;
+pub use v2411_and_2503::request_params;
+pub use v2411_and_2503::request_params_meta;
 /// Values of [`super::Resource`].
 pub fn resource() -> BoxedStrategy<super::Resource> {
     s::typed(resource_json())
@@ -501,10 +473,10 @@ fn resource_json() -> BoxedStrategy<::serde_json::Value> {
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
-pub use v2024_11_05_and_v2025_03_26::resource_contents;
-pub use v2024_11_05_and_v2025_03_26::resource_list_changed_notification;
-pub use v2024_11_05_and_v2025_03_26::resource_list_changed_notification_params;
-pub use v2024_11_05_and_v2025_03_26::resource_reference;
+pub use v2411_and_2503::resource_contents;
+pub use v2411_and_2503::resource_list_changed_notification;
+pub use v2411_and_2503::resource_list_changed_notification_params;
+pub use v2411_and_2503::resource_reference;
 /// Values of [`super::ResourceTemplate`].
 pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
     s::typed(resource_template_json())
@@ -519,13 +491,13 @@ fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
         ("uriTemplate", s::required(s::string_json(Some("uri-template"), None, None))),
     ])
 }
-pub use v2024_11_05_to_v2025_06_18::resource_updated_notification;
-pub use v2024_11_05_to_v2025_06_18::resource_updated_notification_params;
-pub use v2024_11_05_to_v2025_11_25::result;
-pub use v2024_11_05_to_v2026_07_28::role;
-pub use v2024_11_05_and_v2025_03_26::root;
-pub use v2024_11_05_and_v2025_03_26::roots_list_changed_notification;
-pub use v2024_11_05_and_v2025_03_26::roots_list_changed_notification_params;
+pub use v2411_to_2506::resource_updated_notification;
+pub use v2411_to_2506::resource_updated_notification_params;
+pub use v2411_to_2511::result;
+pub use v2411_to_2607::role;
+pub use v2411_and_2503::root;
+pub use v2411_and_2503::roots_list_changed_notification;
+pub use v2411_and_2503::roots_list_changed_notification_params;
 /// Values of [`super::SamplingMessage`].
 pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
     s::typed(sampling_message_json())
@@ -534,7 +506,7 @@ pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
 fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("content", s::required(sampling_message_content_json())),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
     ])
 }
 /// Values of [`super::SamplingMessageContent`].
@@ -552,10 +524,10 @@ fn sampling_message_content_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::SamplingMessageContent::variant_name),
     )
 }
-pub use v2025_03_26_and_v2025_06_18::server_capabilities;
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_prompts;
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_resources;
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_tools;
+pub use v2503_and_2506::server_capabilities;
+pub use v2411_to_2607::server_capabilities_prompts;
+pub use v2411_to_2607::server_capabilities_resources;
+pub use v2411_to_2607::server_capabilities_tools;
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
     s::typed(server_notification_json())
@@ -564,33 +536,27 @@ pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
 fn server_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            (
-                "CancelledNotification",
-                v2024_11_05_to_v2025_06_18::cancelled_notification_json(),
-            ),
-            (
-                "ProgressNotification",
-                v2025_03_26_and_v2025_06_18::progress_notification_json(),
-            ),
+            ("CancelledNotification", v2411_to_2506::cancelled_notification_json()),
+            ("ProgressNotification", v2503_and_2506::progress_notification_json()),
             (
                 "ResourceListChangedNotification",
-                v2024_11_05_and_v2025_03_26::resource_list_changed_notification_json(),
+                v2411_and_2503::resource_list_changed_notification_json(),
             ),
             (
                 "ResourceUpdatedNotification",
-                v2024_11_05_to_v2025_06_18::resource_updated_notification_json(),
+                v2411_to_2506::resource_updated_notification_json(),
             ),
             (
                 "PromptListChangedNotification",
-                v2024_11_05_and_v2025_03_26::prompt_list_changed_notification_json(),
+                v2411_and_2503::prompt_list_changed_notification_json(),
             ),
             (
                 "ToolListChangedNotification",
-                v2024_11_05_and_v2025_03_26::tool_list_changed_notification_json(),
+                v2411_and_2503::tool_list_changed_notification_json(),
             ),
             (
                 "LoggingMessageNotification",
-                v2024_11_05_to_v2025_06_18::logging_message_notification_json(),
+                v2411_to_2506::logging_message_notification_json(),
             ),
         ]),
         |json| s::variant_of(json, super::ServerNotification::variant_name),
@@ -604,9 +570,9 @@ pub fn server_request() -> BoxedStrategy<super::ServerRequest> {
 fn server_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("PingRequest", v2024_11_05_and_v2025_03_26::ping_request_json()),
+            ("PingRequest", v2411_and_2503::ping_request_json()),
             ("CreateMessageRequest", create_message_request_json()),
-            ("ListRootsRequest", v2024_11_05_and_v2025_03_26::list_roots_request_json()),
+            ("ListRootsRequest", v2411_and_2503::list_roots_request_json()),
         ]),
         |json| s::variant_of(json, super::ServerRequest::variant_name),
     )
@@ -619,30 +585,24 @@ pub fn server_result() -> BoxedStrategy<super::ServerResult> {
 fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("Result", v2024_11_05_to_v2025_11_25::result_json()),
+            ("Result", v2411_to_2511::result_json()),
             ("InitializeResult", initialize_result_json()),
             ("ListResourcesResult", list_resources_result_json()),
             ("ListResourceTemplatesResult", list_resource_templates_result_json()),
-            (
-                "ReadResourceResult",
-                v2024_11_05_and_v2025_03_26::read_resource_result_json(),
-            ),
-            (
-                "ListPromptsResult",
-                v2024_11_05_and_v2025_03_26::list_prompts_result_json(),
-            ),
+            ("ReadResourceResult", v2411_and_2503::read_resource_result_json()),
+            ("ListPromptsResult", v2411_and_2503::list_prompts_result_json()),
             ("GetPromptResult", get_prompt_result_json()),
             ("ListToolsResult", list_tools_result_json()),
             ("CallToolResult", call_tool_result_json()),
-            ("CompleteResult", v2024_11_05_to_v2025_11_25::complete_result_json()),
+            ("CompleteResult", v2411_to_2511::complete_result_json()),
         ]),
         |json| s::variant_of(json, super::ServerResult::variant_name),
     )
 }
-pub use v2024_11_05_to_v2025_06_18::set_level_request;
-pub use v2024_11_05_to_v2025_06_18::set_level_request_params;
-pub use v2024_11_05_to_v2025_06_18::subscribe_request;
-pub use v2024_11_05_to_v2025_06_18::subscribe_request_params;
+pub use v2411_to_2506::set_level_request;
+pub use v2411_to_2506::set_level_request_params;
+pub use v2411_to_2506::subscribe_request;
+pub use v2411_to_2506::subscribe_request_params;
 /// Values of [`super::TextContent`].
 pub fn text_content() -> BoxedStrategy<super::TextContent> {
     s::typed(text_content_json())
@@ -652,10 +612,10 @@ fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("annotations", s::optional_member(annotations_json())),
         ("text", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2024_11_05_to_v2026_07_28::type_text_json())),
+        ("type", s::required(v2411_to_2607::type_text_json())),
     ])
 }
-pub use v2024_11_05_and_v2025_03_26::text_resource_contents;
+pub use v2411_and_2503::text_resource_contents;
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     s::typed(tool_json())
@@ -663,113 +623,107 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 /// Values of [`super::Tool`] as JSON.
 fn tool_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "annotations",
-            s::optional_member(v2025_03_26_to_v2026_07_28::tool_annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2503_to_2607::tool_annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
-        (
-            "inputSchema",
-            s::required(v2024_11_05_and_v2025_03_26::tool_input_schema_json()),
-        ),
+        ("inputSchema", s::required(v2411_and_2503::tool_input_schema_json())),
         ("name", s::required(s::string_json(None, None, None))),
     ])
 }
-pub use v2025_03_26_to_v2026_07_28::tool_annotations;
-pub use v2024_11_05_and_v2025_03_26::tool_input_schema;
-pub use v2024_11_05_and_v2025_03_26::tool_list_changed_notification;
-pub use v2024_11_05_and_v2025_03_26::tool_list_changed_notification_params;
-pub use v2025_03_26_to_v2026_07_28::type_audio;
-pub use v2024_11_05_to_v2026_07_28::type_image;
-pub use v2024_11_05_and_v2025_03_26::type_object;
-pub use v2024_11_05_to_v2026_07_28::type_ref_prompt;
-pub use v2024_11_05_and_v2025_03_26::type_ref_resource;
-pub use v2024_11_05_to_v2026_07_28::type_resource;
-pub use v2024_11_05_to_v2026_07_28::type_text;
-pub use v2024_11_05_to_v2025_06_18::unsubscribe_request;
-pub use v2024_11_05_to_v2025_06_18::unsubscribe_request_params;
+pub use v2503_to_2607::tool_annotations;
+pub use v2411_and_2503::tool_input_schema;
+pub use v2411_and_2503::tool_list_changed_notification;
+pub use v2411_and_2503::tool_list_changed_notification_params;
+pub use v2503_to_2607::type_audio;
+pub use v2411_to_2607::type_image;
+pub use v2411_and_2503::type_object;
+pub use v2411_to_2607::type_ref_prompt;
+pub use v2411_and_2503::type_ref_resource;
+pub use v2411_to_2607::type_resource;
+pub use v2411_to_2607::type_text;
+pub use v2411_to_2506::unsubscribe_request;
+pub use v2411_to_2506::unsubscribe_request_params;
 ::mcpwire_types::support::sample_table! {
     "Annotations" Annotations annotations_json;
     "AudioContent" AudioContent audio_content_json;
-    "BlobResourceContents" BlobResourceContents v2024_11_05_and_v2025_03_26::blob_resource_contents_json;
-    "CallToolRequest" CallToolRequest v2024_11_05_to_v2025_06_18::call_tool_request_json;
+    "BlobResourceContents" BlobResourceContents v2411_and_2503::blob_resource_contents_json;
+    "CallToolRequest" CallToolRequest v2411_to_2506::call_tool_request_json;
     "CallToolResult" CallToolResult call_tool_result_json;
-    "CancelledNotification" CancelledNotification v2024_11_05_to_v2025_06_18::cancelled_notification_json;
-    "ClientCapabilities" ClientCapabilities v2024_11_05_and_v2025_03_26::client_capabilities_json;
+    "CancelledNotification" CancelledNotification v2411_to_2506::cancelled_notification_json;
+    "ClientCapabilities" ClientCapabilities v2411_and_2503::client_capabilities_json;
     "ClientNotification" ClientNotification client_notification_json;
-    "ClientRequest" ClientRequest v2024_11_05_and_v2025_03_26::client_request_json;
+    "ClientRequest" ClientRequest v2411_and_2503::client_request_json;
     "ClientResult" ClientResult client_result_json;
-    "CompleteRequest" CompleteRequest v2024_11_05_and_v2025_03_26::complete_request_json;
-    "CompleteResult" CompleteResult v2024_11_05_to_v2025_11_25::complete_result_json;
+    "CompleteRequest" CompleteRequest v2411_and_2503::complete_request_json;
+    "CompleteResult" CompleteResult v2411_to_2511::complete_result_json;
     "CreateMessageRequest" CreateMessageRequest create_message_request_json;
     "CreateMessageResult" CreateMessageResult create_message_result_json;
-    "Cursor" Cursor v2024_11_05_to_v2026_07_28::cursor_json;
+    "Cursor" Cursor v2411_to_2607::cursor_json;
     "EmbeddedResource" EmbeddedResource embedded_resource_json;
-    "EmptyResult" EmptyResult v2024_11_05_to_v2025_11_25::empty_result_json;
-    "GetPromptRequest" GetPromptRequest v2024_11_05_to_v2025_06_18::get_prompt_request_json;
+    "EmptyResult" EmptyResult v2411_to_2511::empty_result_json;
+    "GetPromptRequest" GetPromptRequest v2411_to_2506::get_prompt_request_json;
     "GetPromptResult" GetPromptResult get_prompt_result_json;
     "ImageContent" ImageContent image_content_json;
-    "Implementation" Implementation v2024_11_05_and_v2025_03_26::implementation_json;
-    "InitializeRequest" InitializeRequest v2024_11_05_and_v2025_03_26::initialize_request_json;
+    "Implementation" Implementation v2411_and_2503::implementation_json;
+    "InitializeRequest" InitializeRequest v2411_and_2503::initialize_request_json;
     "InitializeResult" InitializeResult initialize_result_json;
-    "InitializedNotification" InitializedNotification v2024_11_05_and_v2025_03_26::initialized_notification_json;
+    "InitializedNotification" InitializedNotification v2411_and_2503::initialized_notification_json;
     "JSONRPCBatchRequest" JSONRPCBatchRequest jsonrpcbatch_request_json;
     "JSONRPCBatchResponse" JSONRPCBatchResponse jsonrpcbatch_response_json;
-    "JSONRPCError" JSONRPCError v2024_11_05_to_v2025_06_18::jsonrpcerror_json;
+    "JSONRPCError" JSONRPCError v2411_to_2506::jsonrpcerror_json;
     "JSONRPCMessage" JSONRPCMessage jsonrpcmessage_json;
-    "JSONRPCNotification" JSONRPCNotification v2024_11_05_and_v2025_03_26::jsonrpcnotification_json;
-    "JSONRPCRequest" JSONRPCRequest v2024_11_05_and_v2025_03_26::jsonrpcrequest_json;
-    "JSONRPCResponse" JSONRPCResponse v2024_11_05_to_v2025_06_18::jsonrpcresponse_json;
-    "ListPromptsRequest" ListPromptsRequest v2024_11_05_to_v2025_06_18::list_prompts_request_json;
-    "ListPromptsResult" ListPromptsResult v2024_11_05_and_v2025_03_26::list_prompts_result_json;
-    "ListResourceTemplatesRequest" ListResourceTemplatesRequest v2024_11_05_to_v2025_06_18::list_resource_templates_request_json;
+    "JSONRPCNotification" JSONRPCNotification v2411_and_2503::jsonrpcnotification_json;
+    "JSONRPCRequest" JSONRPCRequest v2411_and_2503::jsonrpcrequest_json;
+    "JSONRPCResponse" JSONRPCResponse v2411_to_2506::jsonrpcresponse_json;
+    "ListPromptsRequest" ListPromptsRequest v2411_to_2506::list_prompts_request_json;
+    "ListPromptsResult" ListPromptsResult v2411_and_2503::list_prompts_result_json;
+    "ListResourceTemplatesRequest" ListResourceTemplatesRequest v2411_to_2506::list_resource_templates_request_json;
     "ListResourceTemplatesResult" ListResourceTemplatesResult list_resource_templates_result_json;
-    "ListResourcesRequest" ListResourcesRequest v2024_11_05_to_v2025_06_18::list_resources_request_json;
+    "ListResourcesRequest" ListResourcesRequest v2411_to_2506::list_resources_request_json;
     "ListResourcesResult" ListResourcesResult list_resources_result_json;
-    "ListRootsRequest" ListRootsRequest v2024_11_05_and_v2025_03_26::list_roots_request_json;
-    "ListRootsResult" ListRootsResult v2024_11_05_and_v2025_03_26::list_roots_result_json;
-    "ListToolsRequest" ListToolsRequest v2024_11_05_to_v2025_06_18::list_tools_request_json;
+    "ListRootsRequest" ListRootsRequest v2411_and_2503::list_roots_request_json;
+    "ListRootsResult" ListRootsResult v2411_and_2503::list_roots_result_json;
+    "ListToolsRequest" ListToolsRequest v2411_to_2506::list_tools_request_json;
     "ListToolsResult" ListToolsResult list_tools_result_json;
-    "LoggingLevel" LoggingLevel v2024_11_05_to_v2026_07_28::logging_level_json;
-    "LoggingMessageNotification" LoggingMessageNotification v2024_11_05_to_v2025_06_18::logging_message_notification_json;
-    "ModelHint" ModelHint v2024_11_05_to_v2026_07_28::model_hint_json;
-    "ModelPreferences" ModelPreferences v2024_11_05_to_v2026_07_28::model_preferences_json;
-    "Notification" Notification v2024_11_05_and_v2025_03_26::notification_json;
-    "PaginatedRequest" PaginatedRequest v2024_11_05_to_v2025_06_18::paginated_request_json;
-    "PaginatedResult" PaginatedResult v2024_11_05_to_v2025_11_25::paginated_result_json;
-    "PingRequest" PingRequest v2024_11_05_and_v2025_03_26::ping_request_json;
-    "ProgressNotification" ProgressNotification v2025_03_26_and_v2025_06_18::progress_notification_json;
-    "ProgressToken" ProgressToken v2024_11_05_to_v2026_07_28::progress_token_json;
-    "Prompt" Prompt v2024_11_05_and_v2025_03_26::prompt_json;
-    "PromptArgument" PromptArgument v2024_11_05_and_v2025_03_26::prompt_argument_json;
-    "PromptListChangedNotification" PromptListChangedNotification v2024_11_05_and_v2025_03_26::prompt_list_changed_notification_json;
+    "LoggingLevel" LoggingLevel v2411_to_2607::logging_level_json;
+    "LoggingMessageNotification" LoggingMessageNotification v2411_to_2506::logging_message_notification_json;
+    "ModelHint" ModelHint v2411_to_2607::model_hint_json;
+    "ModelPreferences" ModelPreferences v2411_to_2607::model_preferences_json;
+    "Notification" Notification v2411_and_2503::notification_json;
+    "PaginatedRequest" PaginatedRequest v2411_to_2506::paginated_request_json;
+    "PaginatedResult" PaginatedResult v2411_to_2511::paginated_result_json;
+    "PingRequest" PingRequest v2411_and_2503::ping_request_json;
+    "ProgressNotification" ProgressNotification v2503_and_2506::progress_notification_json;
+    "ProgressToken" ProgressToken v2411_to_2607::progress_token_json;
+    "Prompt" Prompt v2411_and_2503::prompt_json;
+    "PromptArgument" PromptArgument v2411_and_2503::prompt_argument_json;
+    "PromptListChangedNotification" PromptListChangedNotification v2411_and_2503::prompt_list_changed_notification_json;
     "PromptMessage" PromptMessage prompt_message_json;
-    "PromptReference" PromptReference v2024_11_05_and_v2025_03_26::prompt_reference_json;
-    "ReadResourceRequest" ReadResourceRequest v2024_11_05_to_v2025_06_18::read_resource_request_json;
-    "ReadResourceResult" ReadResourceResult v2024_11_05_and_v2025_03_26::read_resource_result_json;
-    "Request" Request v2024_11_05_and_v2025_03_26::request_json;
-    "RequestId" RequestId v2024_11_05_to_v2026_07_28::request_id_json;
+    "PromptReference" PromptReference v2411_and_2503::prompt_reference_json;
+    "ReadResourceRequest" ReadResourceRequest v2411_to_2506::read_resource_request_json;
+    "ReadResourceResult" ReadResourceResult v2411_and_2503::read_resource_result_json;
+    "Request" Request v2411_and_2503::request_json;
+    "RequestId" RequestId v2411_to_2607::request_id_json;
     "Resource" Resource resource_json;
-    "ResourceContents" ResourceContents v2024_11_05_and_v2025_03_26::resource_contents_json;
-    "ResourceListChangedNotification" ResourceListChangedNotification v2024_11_05_and_v2025_03_26::resource_list_changed_notification_json;
-    "ResourceReference" ResourceReference v2024_11_05_and_v2025_03_26::resource_reference_json;
+    "ResourceContents" ResourceContents v2411_and_2503::resource_contents_json;
+    "ResourceListChangedNotification" ResourceListChangedNotification v2411_and_2503::resource_list_changed_notification_json;
+    "ResourceReference" ResourceReference v2411_and_2503::resource_reference_json;
     "ResourceTemplate" ResourceTemplate resource_template_json;
-    "ResourceUpdatedNotification" ResourceUpdatedNotification v2024_11_05_to_v2025_06_18::resource_updated_notification_json;
-    "Result" Result v2024_11_05_to_v2025_11_25::result_json;
-    "Role" Role v2024_11_05_to_v2026_07_28::role_json;
-    "Root" Root v2024_11_05_and_v2025_03_26::root_json;
-    "RootsListChangedNotification" RootsListChangedNotification v2024_11_05_and_v2025_03_26::roots_list_changed_notification_json;
+    "ResourceUpdatedNotification" ResourceUpdatedNotification v2411_to_2506::resource_updated_notification_json;
+    "Result" Result v2411_to_2511::result_json;
+    "Role" Role v2411_to_2607::role_json;
+    "Root" Root v2411_and_2503::root_json;
+    "RootsListChangedNotification" RootsListChangedNotification v2411_and_2503::roots_list_changed_notification_json;
     "SamplingMessage" SamplingMessage sampling_message_json;
-    "ServerCapabilities" ServerCapabilities v2025_03_26_and_v2025_06_18::server_capabilities_json;
+    "ServerCapabilities" ServerCapabilities v2503_and_2506::server_capabilities_json;
     "ServerNotification" ServerNotification server_notification_json;
     "ServerRequest" ServerRequest server_request_json;
     "ServerResult" ServerResult server_result_json;
-    "SetLevelRequest" SetLevelRequest v2024_11_05_to_v2025_06_18::set_level_request_json;
-    "SubscribeRequest" SubscribeRequest v2024_11_05_to_v2025_06_18::subscribe_request_json;
+    "SetLevelRequest" SetLevelRequest v2411_to_2506::set_level_request_json;
+    "SubscribeRequest" SubscribeRequest v2411_to_2506::subscribe_request_json;
     "TextContent" TextContent text_content_json;
-    "TextResourceContents" TextResourceContents v2024_11_05_and_v2025_03_26::text_resource_contents_json;
+    "TextResourceContents" TextResourceContents v2411_and_2503::text_resource_contents_json;
     "Tool" Tool tool_json;
-    "ToolAnnotations" ToolAnnotations v2025_03_26_to_v2026_07_28::tool_annotations_json;
-    "ToolListChangedNotification" ToolListChangedNotification v2024_11_05_and_v2025_03_26::tool_list_changed_notification_json;
-    "UnsubscribeRequest" UnsubscribeRequest v2024_11_05_to_v2025_06_18::unsubscribe_request_json;
+    "ToolAnnotations" ToolAnnotations v2503_to_2607::tool_annotations_json;
+    "ToolListChangedNotification" ToolListChangedNotification v2411_and_2503::tool_list_changed_notification_json;
+    "UnsubscribeRequest" UnsubscribeRequest v2411_to_2506::unsubscribe_request_json;
 }

@@ -3,20 +3,20 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::shared::v2024_11_05_to_v2025_06_18::strategies as v2024_11_05_to_v2025_06_18;
-use super::super::shared::v2024_11_05_to_v2025_11_25::strategies as v2024_11_05_to_v2025_11_25;
-use super::super::shared::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
-use super::super::shared::v2025_03_26_and_v2025_06_18::strategies as v2025_03_26_and_v2025_06_18;
-use super::super::shared::v2025_03_26_to_v2026_07_28::strategies as v2025_03_26_to_v2026_07_28;
-use super::super::shared::v2025_06_18_and_v2025_11_25::strategies as v2025_06_18_and_v2025_11_25;
-use super::super::shared::v2025_06_18_to_v2026_07_28::strategies as v2025_06_18_to_v2026_07_28;
-pub use v2025_06_18_to_v2026_07_28::annotations;
-pub use v2025_06_18_and_v2025_11_25::audio_content;
-pub use v2025_06_18_to_v2026_07_28::base_metadata;
-pub use v2025_06_18_and_v2025_11_25::blob_resource_contents;
-pub use v2025_06_18_to_v2026_07_28::boolean_schema;
-pub use v2024_11_05_to_v2025_06_18::call_tool_request;
-pub use v2024_11_05_to_v2025_06_18::call_tool_request_params;
+use super::super::v2411_to_2506::strategies as v2411_to_2506;
+use super::super::v2411_to_2511::strategies as v2411_to_2511;
+use super::super::v2411_to_2607::strategies as v2411_to_2607;
+use super::super::v2503_and_2506::strategies as v2503_and_2506;
+use super::super::v2503_to_2607::strategies as v2503_to_2607;
+use super::super::v2506_and_2511::strategies as v2506_and_2511;
+use super::super::v2506_to_2607::strategies as v2506_to_2607;
+pub use v2506_to_2607::annotations;
+pub use v2506_and_2511::audio_content;
+pub use v2506_to_2607::base_metadata;
+pub use v2506_and_2511::blob_resource_contents;
+pub use v2506_to_2607::boolean_schema;
+pub use v2411_to_2506::call_tool_request;
+pub use v2411_to_2506::call_tool_request_params;
 /// Values of [`super::CallToolResult`].
 pub fn call_tool_result() -> BoxedStrategy<super::CallToolResult> {
     s::typed(call_tool_result_json())
@@ -30,8 +30,8 @@ fn call_tool_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("structuredContent", s::optional_member(s::object_json())),
     ])
 }
-pub use v2024_11_05_to_v2025_06_18::cancelled_notification;
-pub use v2024_11_05_to_v2025_06_18::cancelled_notification_params;
+pub use v2411_to_2506::cancelled_notification;
+pub use v2411_to_2506::cancelled_notification_params;
 /// Values of [`super::ClientCapabilities`].
 pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
     s::typed(client_capabilities_json())
@@ -41,16 +41,11 @@ fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("elicitation", s::optional_member(s::object_json())),
         ("experimental", s::optional_member(s::object_map_json())),
-        (
-            "roots",
-            s::optional_member(
-                v2024_11_05_to_v2025_11_25::client_capabilities_roots_json(),
-            ),
-        ),
+        ("roots", s::optional_member(v2411_to_2511::client_capabilities_roots_json())),
         ("sampling", s::optional_member(s::object_json())),
     ])
 }
-pub use v2024_11_05_to_v2025_11_25::client_capabilities_roots;
+pub use v2411_to_2511::client_capabilities_roots;
 /// Values of [`super::ClientNotification`].
 pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
     s::typed(client_notification_json())
@@ -59,15 +54,9 @@ pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
 fn client_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            (
-                "CancelledNotification",
-                v2024_11_05_to_v2025_06_18::cancelled_notification_json(),
-            ),
+            ("CancelledNotification", v2411_to_2506::cancelled_notification_json()),
             ("InitializedNotification", initialized_notification_json()),
-            (
-                "ProgressNotification",
-                v2025_03_26_and_v2025_06_18::progress_notification_json(),
-            ),
+            ("ProgressNotification", v2503_and_2506::progress_notification_json()),
             ("RootsListChangedNotification", roots_list_changed_notification_json()),
         ]),
         |json| s::variant_of(json, super::ClientNotification::variant_name),
@@ -83,31 +72,19 @@ fn client_request_json() -> BoxedStrategy<::serde_json::Value> {
         Vec::from([
             ("InitializeRequest", initialize_request_json()),
             ("PingRequest", ping_request_json()),
-            (
-                "ListResourcesRequest",
-                v2024_11_05_to_v2025_06_18::list_resources_request_json(),
-            ),
+            ("ListResourcesRequest", v2411_to_2506::list_resources_request_json()),
             (
                 "ListResourceTemplatesRequest",
-                v2024_11_05_to_v2025_06_18::list_resource_templates_request_json(),
+                v2411_to_2506::list_resource_templates_request_json(),
             ),
-            (
-                "ReadResourceRequest",
-                v2024_11_05_to_v2025_06_18::read_resource_request_json(),
-            ),
-            ("SubscribeRequest", v2024_11_05_to_v2025_06_18::subscribe_request_json()),
-            (
-                "UnsubscribeRequest",
-                v2024_11_05_to_v2025_06_18::unsubscribe_request_json(),
-            ),
-            (
-                "ListPromptsRequest",
-                v2024_11_05_to_v2025_06_18::list_prompts_request_json(),
-            ),
-            ("GetPromptRequest", v2024_11_05_to_v2025_06_18::get_prompt_request_json()),
-            ("ListToolsRequest", v2024_11_05_to_v2025_06_18::list_tools_request_json()),
-            ("CallToolRequest", v2024_11_05_to_v2025_06_18::call_tool_request_json()),
-            ("SetLevelRequest", v2024_11_05_to_v2025_06_18::set_level_request_json()),
+            ("ReadResourceRequest", v2411_to_2506::read_resource_request_json()),
+            ("SubscribeRequest", v2411_to_2506::subscribe_request_json()),
+            ("UnsubscribeRequest", v2411_to_2506::unsubscribe_request_json()),
+            ("ListPromptsRequest", v2411_to_2506::list_prompts_request_json()),
+            ("GetPromptRequest", v2411_to_2506::get_prompt_request_json()),
+            ("ListToolsRequest", v2411_to_2506::list_tools_request_json()),
+            ("CallToolRequest", v2411_to_2506::call_tool_request_json()),
+            ("SetLevelRequest", v2411_to_2506::set_level_request_json()),
             ("CompleteRequest", complete_request_json()),
         ]),
         |json| s::variant_of(json, super::ClientRequest::variant_name),
@@ -121,9 +98,9 @@ pub fn client_result() -> BoxedStrategy<super::ClientResult> {
 fn client_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("Result", v2024_11_05_to_v2025_11_25::result_json()),
+            ("Result", v2411_to_2511::result_json()),
             ("CreateMessageResult", create_message_result_json()),
-            ("ListRootsResult", v2025_06_18_and_v2025_11_25::list_roots_result_json()),
+            ("ListRootsResult", v2506_and_2511::list_roots_result_json()),
             ("ElicitResult", elicit_result_json()),
         ]),
         |json| s::variant_of(json, super::ClientResult::variant_name),
@@ -136,10 +113,7 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 /// Values of [`super::CompleteRequest`] as JSON.
 fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_completion_complete_json()),
-        ),
+        ("method", s::required(v2411_to_2607::method_completion_complete_json())),
         ("params", s::required(complete_request_params_json())),
     ])
 }
@@ -152,15 +126,13 @@ fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         (
             "argument",
-            s::required(
-                v2024_11_05_to_v2025_06_18::complete_request_params_argument_json(),
-            ),
+            s::required(v2411_to_2506::complete_request_params_argument_json()),
         ),
         ("context", s::optional_member(complete_request_params_context_json())),
         ("ref", s::required(complete_request_params_ref_json())),
     ])
 }
-pub use v2024_11_05_to_v2025_06_18::complete_request_params_argument;
+pub use v2411_to_2506::complete_request_params_argument;
 /// Values of [`super::CompleteRequestParamsContext`].
 pub fn complete_request_params_context() -> BoxedStrategy<
     super::CompleteRequestParamsContext,
@@ -181,17 +153,17 @@ pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestPara
 fn complete_request_params_ref_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("PromptReference", v2025_06_18_to_v2026_07_28::prompt_reference_json()),
+            ("PromptReference", v2506_to_2607::prompt_reference_json()),
             (
                 "ResourceTemplateReference",
-                v2025_06_18_to_v2026_07_28::resource_template_reference_json(),
+                v2506_to_2607::resource_template_reference_json(),
             ),
         ]),
         |json| s::variant_of(json, super::CompleteRequestParamsRef::variant_name),
     )
 }
-pub use v2024_11_05_to_v2025_11_25::complete_result;
-pub use v2024_11_05_to_v2025_11_25::complete_result_completion;
+pub use v2411_to_2511::complete_result;
+pub use v2411_to_2511::complete_result_completion;
 /// Values of [`super::ContentBlock`].
 pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
     s::typed(content_block_json())
@@ -200,11 +172,11 @@ pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
 fn content_block_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", v2025_06_18_and_v2025_11_25::text_content_json()),
-            ("ImageContent", v2025_06_18_and_v2025_11_25::image_content_json()),
-            ("AudioContent", v2025_06_18_and_v2025_11_25::audio_content_json()),
+            ("TextContent", v2506_and_2511::text_content_json()),
+            ("ImageContent", v2506_and_2511::image_content_json()),
+            ("AudioContent", v2506_and_2511::audio_content_json()),
             ("ResourceLink", resource_link_json()),
-            ("EmbeddedResource", v2025_06_18_and_v2025_11_25::embedded_resource_json()),
+            ("EmbeddedResource", v2506_and_2511::embedded_resource_json()),
         ]),
         |json| s::variant_of(json, super::ContentBlock::variant_name),
     )
@@ -216,12 +188,7 @@ pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
 /// Values of [`super::CreateMessageRequest`] as JSON.
 fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_sampling_create_message_json(),
-            ),
-        ),
+        ("method", s::required(v2411_to_2607::method_sampling_create_message_json())),
         ("params", s::required(create_message_request_params_json())),
     ])
 }
@@ -237,7 +204,7 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         (
             "includeContext",
             s::optional_member(
-                v2024_11_05_to_v2025_06_18::create_message_request_params_include_context_json(),
+                v2411_to_2506::create_message_request_params_include_context_json(),
             ),
         ),
         ("maxTokens", s::required(s::integer_json(None, None))),
@@ -245,7 +212,7 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("metadata", s::optional_member(s::object_json())),
         (
             "modelPreferences",
-            s::optional_member(v2024_11_05_to_v2026_07_28::model_preferences_json()),
+            s::optional_member(v2411_to_2607::model_preferences_json()),
         ),
         (
             "stopSequences",
@@ -257,7 +224,7 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("temperature", s::optional_member(s::number_json(None, None))),
     ])
 }
-pub use v2024_11_05_to_v2025_06_18::create_message_request_params_include_context;
+pub use v2411_to_2506::create_message_request_params_include_context;
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
     s::typed(create_message_result_json())
@@ -268,7 +235,7 @@ fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(s::object_json())),
         ("content", s::required(create_message_result_content_json())),
         ("model", s::required(s::string_json(None, None, None))),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
         ("stopReason", s::optional_member(s::string_json(None, None, None))),
     ])
 }
@@ -282,14 +249,14 @@ pub fn create_message_result_content() -> BoxedStrategy<
 fn create_message_result_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", v2025_06_18_and_v2025_11_25::text_content_json()),
-            ("ImageContent", v2025_06_18_and_v2025_11_25::image_content_json()),
-            ("AudioContent", v2025_06_18_and_v2025_11_25::audio_content_json()),
+            ("TextContent", v2506_and_2511::text_content_json()),
+            ("ImageContent", v2506_and_2511::image_content_json()),
+            ("AudioContent", v2506_and_2511::audio_content_json()),
         ]),
         |json| s::variant_of(json, super::CreateMessageResultContent::variant_name),
     )
 }
-pub use v2024_11_05_to_v2026_07_28::cursor;
+pub use v2411_to_2607::cursor;
 /// Values of [`super::ElicitRequest`].
 pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
     s::typed(elicit_request_json())
@@ -297,10 +264,7 @@ pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
 /// Values of [`super::ElicitRequest`] as JSON.
 fn elicit_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(v2025_06_18_to_v2026_07_28::method_elicitation_create_json()),
-        ),
+        ("method", s::required(v2506_to_2607::method_elicitation_create_json())),
         ("params", s::required(elicit_request_params_json())),
     ])
 }
@@ -342,11 +306,11 @@ pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
 fn elicit_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        ("action", s::required(v2025_06_18_to_v2026_07_28::elicit_result_action_json())),
+        ("action", s::required(v2506_to_2607::elicit_result_action_json())),
         ("content", s::optional_member(s::map_json(elicit_result_content_value_json()))),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::elicit_result_action;
+pub use v2506_to_2607::elicit_result_action;
 /// Values of [`super::ElicitResultContentValue`].
 pub fn elicit_result_content_value() -> BoxedStrategy<super::ElicitResultContentValue> {
     s::typed(elicit_result_content_value_json())
@@ -362,9 +326,9 @@ fn elicit_result_content_value_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::ElicitResultContentValue::variant_name),
     )
 }
-pub use v2025_06_18_and_v2025_11_25::embedded_resource;
-pub use v2025_06_18_and_v2025_11_25::embedded_resource_resource;
-pub use v2024_11_05_to_v2025_11_25::empty_result;
+pub use v2506_and_2511::embedded_resource;
+pub use v2506_and_2511::embedded_resource_resource;
+pub use v2411_to_2511::empty_result;
 /// Values of [`super::EnumSchema`].
 pub fn enum_schema() -> BoxedStrategy<super::EnumSchema> {
     s::typed(enum_schema_json())
@@ -387,8 +351,8 @@ fn enum_schema_json() -> BoxedStrategy<::serde_json::Value> {
         ("type", s::required(type_string_json())),
     ])
 }
-pub use v2024_11_05_to_v2025_06_18::get_prompt_request;
-pub use v2024_11_05_to_v2025_06_18::get_prompt_request_params;
+pub use v2411_to_2506::get_prompt_request;
+pub use v2411_to_2506::get_prompt_request_params;
 /// Values of [`super::GetPromptResult`].
 pub fn get_prompt_result() -> BoxedStrategy<super::GetPromptResult> {
     s::typed(get_prompt_result_json())
@@ -401,7 +365,7 @@ fn get_prompt_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("messages", s::required(s::array_json(prompt_message_json(), None, None))),
     ])
 }
-pub use v2025_06_18_and_v2025_11_25::image_content;
+pub use v2506_and_2511::image_content;
 /// Values of [`super::Implementation`].
 pub fn implementation() -> BoxedStrategy<super::Implementation> {
     s::typed(implementation_json())
@@ -421,7 +385,7 @@ pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
 /// Values of [`super::InitializeRequest`] as JSON.
 fn initialize_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(v2024_11_05_to_v2025_11_25::method_initialize_json())),
+        ("method", s::required(v2411_to_2511::method_initialize_json())),
         ("params", s::required(initialize_request_params_json())),
     ])
 }
@@ -445,10 +409,7 @@ pub fn initialize_result() -> BoxedStrategy<super::InitializeResult> {
 fn initialize_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "capabilities",
-            s::required(v2025_03_26_and_v2025_06_18::server_capabilities_json()),
-        ),
+        ("capabilities", s::required(v2503_and_2506::server_capabilities_json())),
         ("instructions", s::optional_member(s::string_json(None, None, None))),
         ("protocolVersion", s::required(s::string_json(None, None, None))),
         ("serverInfo", s::required(implementation_json())),
@@ -461,17 +422,12 @@ pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotificatio
 /// Values of [`super::InitializedNotification`] as JSON.
 fn initialized_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2025_11_25::method_notifications_initialized_json(),
-            ),
-        ),
-        ("params", s::optional_member(v2024_11_05_to_v2025_11_25::result_json())),
+        ("method", s::required(v2411_to_2511::method_notifications_initialized_json())),
+        ("params", s::optional_member(v2411_to_2511::result_json())),
     ])
 }
-pub use v2024_11_05_to_v2025_06_18::jsonrpcerror;
-pub use v2024_11_05_to_v2025_06_18::jsonrpcerror_error;
+pub use v2411_to_2506::jsonrpcerror;
+pub use v2411_to_2506::jsonrpcerror_error;
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
     s::typed(jsonrpcmessage_json())
@@ -482,8 +438,8 @@ fn jsonrpcmessage_json() -> BoxedStrategy<::serde_json::Value> {
         Vec::from([
             ("JSONRPCRequest", jsonrpcrequest_json()),
             ("JSONRPCNotification", jsonrpcnotification_json()),
-            ("JSONRPCResponse", v2024_11_05_to_v2025_06_18::jsonrpcresponse_json()),
-            ("JSONRPCError", v2024_11_05_to_v2025_06_18::jsonrpcerror_json()),
+            ("JSONRPCResponse", v2411_to_2506::jsonrpcresponse_json()),
+            ("JSONRPCError", v2411_to_2506::jsonrpcerror_json()),
         ]),
         |json| s::variant_of(json, super::JSONRPCMessage::variant_name),
     )
@@ -495,9 +451,9 @@ pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
 /// Values of [`super::JSONRPCNotification`] as JSON.
 fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2024_11_05_to_v2025_06_18::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2411_to_2506::jsonrpc_2_0_json())),
         ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(v2024_11_05_to_v2025_11_25::result_json())),
+        ("params", s::optional_member(v2411_to_2511::result_json())),
     ])
 }
 /// Values of [`super::JSONRPCRequest`].
@@ -507,8 +463,8 @@ pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
 /// Values of [`super::JSONRPCRequest`] as JSON.
 fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2024_11_05_to_v2025_06_18::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2411_to_2506::jsonrpc_2_0_json())),
         ("method", s::required(s::string_json(None, None, None))),
         ("params", s::optional_member(jsonrpcrequest_params_json())),
     ])
@@ -533,19 +489,16 @@ pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParams
 fn jsonrpcrequest_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-pub use v2024_11_05_to_v2025_06_18::jsonrpcresponse;
-pub use v2024_11_05_to_v2025_06_18::jsonrpc_2_0;
-pub use v2024_11_05_to_v2025_06_18::list_prompts_request;
-pub use v2024_11_05_to_v2025_06_18::list_prompts_request_params;
+pub use v2411_to_2506::jsonrpcresponse;
+pub use v2411_to_2506::jsonrpc_2_0;
+pub use v2411_to_2506::list_prompts_request;
+pub use v2411_to_2506::list_prompts_request_params;
 /// Values of [`super::ListPromptsResult`].
 pub fn list_prompts_result() -> BoxedStrategy<super::ListPromptsResult> {
     s::typed(list_prompts_result_json())
@@ -558,8 +511,8 @@ fn list_prompts_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("prompts", s::required(s::array_json(prompt_json(), None, None))),
     ])
 }
-pub use v2024_11_05_to_v2025_06_18::list_resource_templates_request;
-pub use v2024_11_05_to_v2025_06_18::list_resource_templates_request_params;
+pub use v2411_to_2506::list_resource_templates_request;
+pub use v2411_to_2506::list_resource_templates_request_params;
 /// Values of [`super::ListResourceTemplatesResult`].
 pub fn list_resource_templates_result() -> BoxedStrategy<
     super::ListResourceTemplatesResult,
@@ -577,8 +530,8 @@ fn list_resource_templates_result_json() -> BoxedStrategy<::serde_json::Value> {
         ),
     ])
 }
-pub use v2024_11_05_to_v2025_06_18::list_resources_request;
-pub use v2024_11_05_to_v2025_06_18::list_resources_request_params;
+pub use v2411_to_2506::list_resources_request;
+pub use v2411_to_2506::list_resources_request_params;
 /// Values of [`super::ListResourcesResult`].
 pub fn list_resources_result() -> BoxedStrategy<super::ListResourcesResult> {
     s::typed(list_resources_result_json())
@@ -598,7 +551,7 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 /// Values of [`super::ListRootsRequest`] as JSON.
 fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_roots_list_json())),
+        ("method", s::required(v2411_to_2607::method_roots_list_json())),
         ("params", s::optional_member(list_roots_request_params_json())),
     ])
 }
@@ -626,18 +579,15 @@ pub fn list_roots_request_params_meta() -> BoxedStrategy<
 fn list_roots_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-pub use v2025_06_18_and_v2025_11_25::list_roots_result;
-pub use v2024_11_05_to_v2025_06_18::list_tools_request;
-pub use v2024_11_05_to_v2025_06_18::list_tools_request_params;
+pub use v2506_and_2511::list_roots_result;
+pub use v2411_to_2506::list_tools_request;
+pub use v2411_to_2506::list_tools_request_params;
 /// Values of [`super::ListToolsResult`].
 pub fn list_tools_result() -> BoxedStrategy<super::ListToolsResult> {
     s::typed(list_tools_result_json())
@@ -650,36 +600,36 @@ fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("tools", s::required(s::array_json(tool_json(), None, None))),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::logging_level;
-pub use v2024_11_05_to_v2025_06_18::logging_message_notification;
-pub use v2024_11_05_to_v2025_06_18::logging_message_notification_params;
-pub use v2024_11_05_to_v2026_07_28::method_completion_complete;
-pub use v2025_06_18_to_v2026_07_28::method_elicitation_create;
-pub use v2024_11_05_to_v2025_11_25::method_initialize;
-pub use v2024_11_05_to_v2025_11_25::method_logging_set_level;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_cancelled;
-pub use v2024_11_05_to_v2025_11_25::method_notifications_initialized;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_message;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_progress;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_updated;
-pub use v2024_11_05_to_v2025_11_25::method_notifications_roots_list_changed;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed;
-pub use v2024_11_05_to_v2025_11_25::method_ping;
-pub use v2024_11_05_to_v2026_07_28::method_prompts_get;
-pub use v2024_11_05_to_v2026_07_28::method_prompts_list;
-pub use v2024_11_05_to_v2026_07_28::method_resources_list;
-pub use v2024_11_05_to_v2026_07_28::method_resources_read;
-pub use v2024_11_05_to_v2025_11_25::method_resources_subscribe;
-pub use v2024_11_05_to_v2026_07_28::method_resources_templates_list;
-pub use v2024_11_05_to_v2025_11_25::method_resources_unsubscribe;
-pub use v2024_11_05_to_v2026_07_28::method_roots_list;
-pub use v2024_11_05_to_v2026_07_28::method_sampling_create_message;
-pub use v2024_11_05_to_v2026_07_28::method_tools_call;
-pub use v2024_11_05_to_v2026_07_28::method_tools_list;
-pub use v2024_11_05_to_v2026_07_28::model_hint;
-pub use v2024_11_05_to_v2026_07_28::model_preferences;
+pub use v2411_to_2607::logging_level;
+pub use v2411_to_2506::logging_message_notification;
+pub use v2411_to_2506::logging_message_notification_params;
+pub use v2411_to_2607::method_completion_complete;
+pub use v2506_to_2607::method_elicitation_create;
+pub use v2411_to_2511::method_initialize;
+pub use v2411_to_2511::method_logging_set_level;
+pub use v2411_to_2607::method_notifications_cancelled;
+pub use v2411_to_2511::method_notifications_initialized;
+pub use v2411_to_2607::method_notifications_message;
+pub use v2411_to_2607::method_notifications_progress;
+pub use v2411_to_2607::method_notifications_prompts_list_changed;
+pub use v2411_to_2607::method_notifications_resources_list_changed;
+pub use v2411_to_2607::method_notifications_resources_updated;
+pub use v2411_to_2511::method_notifications_roots_list_changed;
+pub use v2411_to_2607::method_notifications_tools_list_changed;
+pub use v2411_to_2511::method_ping;
+pub use v2411_to_2607::method_prompts_get;
+pub use v2411_to_2607::method_prompts_list;
+pub use v2411_to_2607::method_resources_list;
+pub use v2411_to_2607::method_resources_read;
+pub use v2411_to_2511::method_resources_subscribe;
+pub use v2411_to_2607::method_resources_templates_list;
+pub use v2411_to_2511::method_resources_unsubscribe;
+pub use v2411_to_2607::method_roots_list;
+pub use v2411_to_2607::method_sampling_create_message;
+pub use v2411_to_2607::method_tools_call;
+pub use v2411_to_2607::method_tools_list;
+pub use v2411_to_2607::model_hint;
+pub use v2411_to_2607::model_preferences;
 /// Values of [`super::Notification`].
 pub fn notification() -> BoxedStrategy<super::Notification> {
     s::typed(notification_json())
@@ -688,7 +638,7 @@ pub fn notification() -> BoxedStrategy<super::Notification> {
 fn notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("method", s::required(s::string_json(None, None, None))),
-        ("params", s::optional_member(v2024_11_05_to_v2025_11_25::result_json())),
+        ("params", s::optional_member(v2411_to_2511::result_json())),
     ])
 }
 /// Values of [`super::NumberSchema`].
@@ -702,13 +652,13 @@ fn number_schema_json() -> BoxedStrategy<::serde_json::Value> {
         ("maximum", s::optional_member(s::number_json(None, None))),
         ("minimum", s::optional_member(s::number_json(None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(v2025_06_18_to_v2026_07_28::number_schema_type_json())),
+        ("type", s::required(v2506_to_2607::number_schema_type_json())),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::number_schema_type;
-pub use v2024_11_05_to_v2025_06_18::paginated_request;
-pub use v2024_11_05_to_v2025_06_18::paginated_request_params;
-pub use v2024_11_05_to_v2025_11_25::paginated_result;
+pub use v2506_to_2607::number_schema_type;
+pub use v2411_to_2506::paginated_request;
+pub use v2411_to_2506::paginated_request_params;
+pub use v2411_to_2511::paginated_result;
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
     s::typed(ping_request_json())
@@ -716,7 +666,7 @@ pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
 /// Values of [`super::PingRequest`] as JSON.
 fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(v2024_11_05_to_v2025_11_25::method_ping_json())),
+        ("method", s::required(v2411_to_2511::method_ping_json())),
         ("params", s::optional_member(ping_request_params_json())),
     ])
 }
@@ -740,10 +690,7 @@ pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta>
 fn ping_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -759,15 +706,15 @@ fn primitive_schema_definition_json() -> BoxedStrategy<::serde_json::Value> {
         Vec::from([
             ("StringSchema", string_schema_json()),
             ("NumberSchema", number_schema_json()),
-            ("BooleanSchema", v2025_06_18_to_v2026_07_28::boolean_schema_json()),
+            ("BooleanSchema", v2506_to_2607::boolean_schema_json()),
             ("EnumSchema", enum_schema_json()),
         ]),
         |json| s::variant_of(json, super::PrimitiveSchemaDefinition::variant_name),
     )
 }
-pub use v2025_03_26_and_v2025_06_18::progress_notification;
-pub use v2025_03_26_and_v2025_06_18::progress_notification_params;
-pub use v2024_11_05_to_v2026_07_28::progress_token;
+pub use v2503_and_2506::progress_notification;
+pub use v2503_and_2506::progress_notification_params;
+pub use v2411_to_2607::progress_token;
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
     s::typed(prompt_json())
@@ -779,11 +726,7 @@ fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
         (
             "arguments",
             s::optional_member(
-                s::array_json(
-                    v2025_06_18_to_v2026_07_28::prompt_argument_json(),
-                    None,
-                    None,
-                ),
+                s::array_json(v2506_to_2607::prompt_argument_json(), None, None),
             ),
         ),
         ("description", s::optional_member(s::string_json(None, None, None))),
@@ -791,7 +734,7 @@ fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
         ("title", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::prompt_argument;
+pub use v2506_to_2607::prompt_argument;
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
@@ -803,11 +746,9 @@ fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value>
     s::object([
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed_json(),
-            ),
+            s::required(v2411_to_2607::method_notifications_prompts_list_changed_json()),
         ),
-        ("params", s::optional_member(v2024_11_05_to_v2025_11_25::result_json())),
+        ("params", s::optional_member(v2411_to_2511::result_json())),
     ])
 }
 /// Values of [`super::PromptMessage`].
@@ -818,14 +759,14 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("content", s::required(content_block_json())),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::prompt_reference;
-pub use v2024_11_05_to_v2025_06_18::read_resource_request;
-pub use v2024_11_05_to_v2025_06_18::read_resource_request_params;
-pub use v2025_06_18_and_v2025_11_25::read_resource_result;
-pub use v2025_06_18_and_v2025_11_25::read_resource_result_contents_item;
+pub use v2506_to_2607::prompt_reference;
+pub use v2411_to_2506::read_resource_request;
+pub use v2411_to_2506::read_resource_request_params;
+pub use v2506_and_2511::read_resource_result;
+pub use v2506_and_2511::read_resource_result_contents_item;
 /// Values of [`super::Request`].
 pub fn request() -> BoxedStrategy<super::Request> {
     s::typed(request_json())
@@ -837,7 +778,7 @@ fn request_json() -> BoxedStrategy<::serde_json::Value> {
         ("params", s::optional_member(request_params_json())),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::request_id;
+pub use v2411_to_2607::request_id;
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
     s::typed(request_params_json())
@@ -858,10 +799,7 @@ pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
 fn request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -875,10 +813,7 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 fn resource_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
@@ -887,7 +822,7 @@ fn resource_json() -> BoxedStrategy<::serde_json::Value> {
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
-pub use v2025_06_18_and_v2025_11_25::resource_contents;
+pub use v2506_and_2511::resource_contents;
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
     s::typed(resource_link_json())
@@ -896,16 +831,13 @@ pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
 fn resource_link_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
         ("size", s::optional_member(s::integer_json(None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(v2025_06_18_to_v2026_07_28::type_resource_link_json())),
+        ("type", s::required(v2506_to_2607::type_resource_link_json())),
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
@@ -921,10 +853,10 @@ fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Valu
         (
             "method",
             s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed_json(),
+                v2411_to_2607::method_notifications_resources_list_changed_json(),
             ),
         ),
-        ("params", s::optional_member(v2024_11_05_to_v2025_11_25::result_json())),
+        ("params", s::optional_member(v2411_to_2511::result_json())),
     ])
 }
 /// Values of [`super::ResourceTemplate`].
@@ -935,10 +867,7 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
@@ -946,12 +875,12 @@ fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
         ("uriTemplate", s::required(s::string_json(Some("uri-template"), None, None))),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::resource_template_reference;
-pub use v2024_11_05_to_v2025_06_18::resource_updated_notification;
-pub use v2024_11_05_to_v2025_06_18::resource_updated_notification_params;
-pub use v2024_11_05_to_v2025_11_25::result;
-pub use v2024_11_05_to_v2026_07_28::role;
-pub use v2025_06_18_and_v2025_11_25::root;
+pub use v2506_to_2607::resource_template_reference;
+pub use v2411_to_2506::resource_updated_notification;
+pub use v2411_to_2506::resource_updated_notification_params;
+pub use v2411_to_2511::result;
+pub use v2411_to_2607::role;
+pub use v2506_and_2511::root;
 /// Values of [`super::RootsListChangedNotification`].
 pub fn roots_list_changed_notification() -> BoxedStrategy<
     super::RootsListChangedNotification,
@@ -963,11 +892,9 @@ fn roots_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> 
     s::object([
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2025_11_25::method_notifications_roots_list_changed_json(),
-            ),
+            s::required(v2411_to_2511::method_notifications_roots_list_changed_json()),
         ),
-        ("params", s::optional_member(v2024_11_05_to_v2025_11_25::result_json())),
+        ("params", s::optional_member(v2411_to_2511::result_json())),
     ])
 }
 /// Values of [`super::SamplingMessage`].
@@ -978,7 +905,7 @@ pub fn sampling_message() -> BoxedStrategy<super::SamplingMessage> {
 fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("content", s::required(sampling_message_content_json())),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
     ])
 }
 /// Values of [`super::SamplingMessageContent`].
@@ -989,17 +916,17 @@ pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent
 fn sampling_message_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", v2025_06_18_and_v2025_11_25::text_content_json()),
-            ("ImageContent", v2025_06_18_and_v2025_11_25::image_content_json()),
-            ("AudioContent", v2025_06_18_and_v2025_11_25::audio_content_json()),
+            ("TextContent", v2506_and_2511::text_content_json()),
+            ("ImageContent", v2506_and_2511::image_content_json()),
+            ("AudioContent", v2506_and_2511::audio_content_json()),
         ]),
         |json| s::variant_of(json, super::SamplingMessageContent::variant_name),
     )
 }
-pub use v2025_03_26_and_v2025_06_18::server_capabilities;
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_prompts;
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_resources;
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_tools;
+pub use v2503_and_2506::server_capabilities;
+pub use v2411_to_2607::server_capabilities_prompts;
+pub use v2411_to_2607::server_capabilities_resources;
+pub use v2411_to_2607::server_capabilities_tools;
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
     s::typed(server_notification_json())
@@ -1008,27 +935,21 @@ pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
 fn server_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            (
-                "CancelledNotification",
-                v2024_11_05_to_v2025_06_18::cancelled_notification_json(),
-            ),
-            (
-                "ProgressNotification",
-                v2025_03_26_and_v2025_06_18::progress_notification_json(),
-            ),
+            ("CancelledNotification", v2411_to_2506::cancelled_notification_json()),
+            ("ProgressNotification", v2503_and_2506::progress_notification_json()),
             (
                 "ResourceListChangedNotification",
                 resource_list_changed_notification_json(),
             ),
             (
                 "ResourceUpdatedNotification",
-                v2024_11_05_to_v2025_06_18::resource_updated_notification_json(),
+                v2411_to_2506::resource_updated_notification_json(),
             ),
             ("PromptListChangedNotification", prompt_list_changed_notification_json()),
             ("ToolListChangedNotification", tool_list_changed_notification_json()),
             (
                 "LoggingMessageNotification",
-                v2024_11_05_to_v2025_06_18::logging_message_notification_json(),
+                v2411_to_2506::logging_message_notification_json(),
             ),
         ]),
         |json| s::variant_of(json, super::ServerNotification::variant_name),
@@ -1058,25 +979,22 @@ pub fn server_result() -> BoxedStrategy<super::ServerResult> {
 fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("Result", v2024_11_05_to_v2025_11_25::result_json()),
+            ("Result", v2411_to_2511::result_json()),
             ("InitializeResult", initialize_result_json()),
             ("ListResourcesResult", list_resources_result_json()),
             ("ListResourceTemplatesResult", list_resource_templates_result_json()),
-            (
-                "ReadResourceResult",
-                v2025_06_18_and_v2025_11_25::read_resource_result_json(),
-            ),
+            ("ReadResourceResult", v2506_and_2511::read_resource_result_json()),
             ("ListPromptsResult", list_prompts_result_json()),
             ("GetPromptResult", get_prompt_result_json()),
             ("ListToolsResult", list_tools_result_json()),
             ("CallToolResult", call_tool_result_json()),
-            ("CompleteResult", v2024_11_05_to_v2025_11_25::complete_result_json()),
+            ("CompleteResult", v2411_to_2511::complete_result_json()),
         ]),
         |json| s::variant_of(json, super::ServerResult::variant_name),
     )
 }
-pub use v2024_11_05_to_v2025_06_18::set_level_request;
-pub use v2024_11_05_to_v2025_06_18::set_level_request_params;
+pub use v2411_to_2506::set_level_request;
+pub use v2411_to_2506::set_level_request_params;
 /// Values of [`super::StringSchema`].
 pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
     s::typed(string_schema_json())
@@ -1085,21 +1003,18 @@ pub fn string_schema() -> BoxedStrategy<super::StringSchema> {
 fn string_schema_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("description", s::optional_member(s::string_json(None, None, None))),
-        (
-            "format",
-            s::optional_member(v2025_06_18_to_v2026_07_28::string_schema_format_json()),
-        ),
+        ("format", s::optional_member(v2506_to_2607::string_schema_format_json())),
         ("maxLength", s::optional_member(s::integer_json(None, None))),
         ("minLength", s::optional_member(s::integer_json(None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
         ("type", s::required(type_string_json())),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::string_schema_format;
-pub use v2024_11_05_to_v2025_06_18::subscribe_request;
-pub use v2024_11_05_to_v2025_06_18::subscribe_request_params;
-pub use v2025_06_18_and_v2025_11_25::text_content;
-pub use v2025_06_18_and_v2025_11_25::text_resource_contents;
+pub use v2506_to_2607::string_schema_format;
+pub use v2411_to_2506::subscribe_request;
+pub use v2411_to_2506::subscribe_request_params;
+pub use v2506_and_2511::text_content;
+pub use v2506_and_2511::text_resource_contents;
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     s::typed(tool_json())
@@ -1108,10 +1023,7 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 fn tool_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_03_26_to_v2026_07_28::tool_annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2503_to_2607::tool_annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         ("inputSchema", s::required(tool_input_schema_json())),
         ("name", s::required(s::string_json(None, None, None))),
@@ -1119,7 +1031,7 @@ fn tool_json() -> BoxedStrategy<::serde_json::Value> {
         ("title", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-pub use v2025_03_26_to_v2026_07_28::tool_annotations;
+pub use v2503_to_2607::tool_annotations;
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
     s::typed(tool_input_schema_json())
@@ -1148,11 +1060,9 @@ fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed_json(),
-            ),
+            s::required(v2411_to_2607::method_notifications_tools_list_changed_json()),
         ),
-        ("params", s::optional_member(v2024_11_05_to_v2025_11_25::result_json())),
+        ("params", s::optional_member(v2411_to_2511::result_json())),
     ])
 }
 /// Values of [`super::ToolOutputSchema`].
@@ -1172,9 +1082,9 @@ fn tool_output_schema_json() -> BoxedStrategy<::serde_json::Value> {
         ("type", s::required(type_object_json())),
     ])
 }
-pub use v2025_03_26_to_v2026_07_28::type_audio;
-pub use v2025_06_18_to_v2026_07_28::type_boolean;
-pub use v2024_11_05_to_v2026_07_28::type_image;
+pub use v2503_to_2607::type_audio;
+pub use v2506_to_2607::type_boolean;
+pub use v2411_to_2607::type_image;
 /// Values of [`super::TypeObject`].
 pub fn type_object() -> BoxedStrategy<super::TypeObject> {
     s::typed(type_object_json())
@@ -1183,10 +1093,10 @@ pub fn type_object() -> BoxedStrategy<super::TypeObject> {
 fn type_object_json() -> BoxedStrategy<::serde_json::Value> {
     s::constant(&super::TypeObject)
 }
-pub use v2024_11_05_to_v2026_07_28::type_ref_prompt;
-pub use v2025_06_18_to_v2026_07_28::type_ref_resource;
-pub use v2024_11_05_to_v2026_07_28::type_resource;
-pub use v2025_06_18_to_v2026_07_28::type_resource_link;
+pub use v2411_to_2607::type_ref_prompt;
+pub use v2506_to_2607::type_ref_resource;
+pub use v2411_to_2607::type_resource;
+pub use v2506_to_2607::type_resource_link;
 /// Values of [`super::TypeString`].
 pub fn type_string() -> BoxedStrategy<super::TypeString> {
     s::typed(type_string_json())
@@ -1195,99 +1105,99 @@ pub fn type_string() -> BoxedStrategy<super::TypeString> {
 fn type_string_json() -> BoxedStrategy<::serde_json::Value> {
     s::constant(&super::TypeString)
 }
-pub use v2024_11_05_to_v2026_07_28::type_text;
-pub use v2024_11_05_to_v2025_06_18::unsubscribe_request;
-pub use v2024_11_05_to_v2025_06_18::unsubscribe_request_params;
+pub use v2411_to_2607::type_text;
+pub use v2411_to_2506::unsubscribe_request;
+pub use v2411_to_2506::unsubscribe_request_params;
 ::mcpwire_types::support::sample_table! {
-    "Annotations" Annotations v2025_06_18_to_v2026_07_28::annotations_json;
-    "AudioContent" AudioContent v2025_06_18_and_v2025_11_25::audio_content_json;
-    "BaseMetadata" BaseMetadata v2025_06_18_to_v2026_07_28::base_metadata_json;
-    "BlobResourceContents" BlobResourceContents v2025_06_18_and_v2025_11_25::blob_resource_contents_json;
-    "BooleanSchema" BooleanSchema v2025_06_18_to_v2026_07_28::boolean_schema_json;
-    "CallToolRequest" CallToolRequest v2024_11_05_to_v2025_06_18::call_tool_request_json;
+    "Annotations" Annotations v2506_to_2607::annotations_json;
+    "AudioContent" AudioContent v2506_and_2511::audio_content_json;
+    "BaseMetadata" BaseMetadata v2506_to_2607::base_metadata_json;
+    "BlobResourceContents" BlobResourceContents v2506_and_2511::blob_resource_contents_json;
+    "BooleanSchema" BooleanSchema v2506_to_2607::boolean_schema_json;
+    "CallToolRequest" CallToolRequest v2411_to_2506::call_tool_request_json;
     "CallToolResult" CallToolResult call_tool_result_json;
-    "CancelledNotification" CancelledNotification v2024_11_05_to_v2025_06_18::cancelled_notification_json;
+    "CancelledNotification" CancelledNotification v2411_to_2506::cancelled_notification_json;
     "ClientCapabilities" ClientCapabilities client_capabilities_json;
     "ClientNotification" ClientNotification client_notification_json;
     "ClientRequest" ClientRequest client_request_json;
     "ClientResult" ClientResult client_result_json;
     "CompleteRequest" CompleteRequest complete_request_json;
-    "CompleteResult" CompleteResult v2024_11_05_to_v2025_11_25::complete_result_json;
+    "CompleteResult" CompleteResult v2411_to_2511::complete_result_json;
     "ContentBlock" ContentBlock content_block_json;
     "CreateMessageRequest" CreateMessageRequest create_message_request_json;
     "CreateMessageResult" CreateMessageResult create_message_result_json;
-    "Cursor" Cursor v2024_11_05_to_v2026_07_28::cursor_json;
+    "Cursor" Cursor v2411_to_2607::cursor_json;
     "ElicitRequest" ElicitRequest elicit_request_json;
     "ElicitResult" ElicitResult elicit_result_json;
-    "EmbeddedResource" EmbeddedResource v2025_06_18_and_v2025_11_25::embedded_resource_json;
-    "EmptyResult" EmptyResult v2024_11_05_to_v2025_11_25::empty_result_json;
+    "EmbeddedResource" EmbeddedResource v2506_and_2511::embedded_resource_json;
+    "EmptyResult" EmptyResult v2411_to_2511::empty_result_json;
     "EnumSchema" EnumSchema enum_schema_json;
-    "GetPromptRequest" GetPromptRequest v2024_11_05_to_v2025_06_18::get_prompt_request_json;
+    "GetPromptRequest" GetPromptRequest v2411_to_2506::get_prompt_request_json;
     "GetPromptResult" GetPromptResult get_prompt_result_json;
-    "ImageContent" ImageContent v2025_06_18_and_v2025_11_25::image_content_json;
+    "ImageContent" ImageContent v2506_and_2511::image_content_json;
     "Implementation" Implementation implementation_json;
     "InitializeRequest" InitializeRequest initialize_request_json;
     "InitializeResult" InitializeResult initialize_result_json;
     "InitializedNotification" InitializedNotification initialized_notification_json;
-    "JSONRPCError" JSONRPCError v2024_11_05_to_v2025_06_18::jsonrpcerror_json;
+    "JSONRPCError" JSONRPCError v2411_to_2506::jsonrpcerror_json;
     "JSONRPCMessage" JSONRPCMessage jsonrpcmessage_json;
     "JSONRPCNotification" JSONRPCNotification jsonrpcnotification_json;
     "JSONRPCRequest" JSONRPCRequest jsonrpcrequest_json;
-    "JSONRPCResponse" JSONRPCResponse v2024_11_05_to_v2025_06_18::jsonrpcresponse_json;
-    "ListPromptsRequest" ListPromptsRequest v2024_11_05_to_v2025_06_18::list_prompts_request_json;
+    "JSONRPCResponse" JSONRPCResponse v2411_to_2506::jsonrpcresponse_json;
+    "ListPromptsRequest" ListPromptsRequest v2411_to_2506::list_prompts_request_json;
     "ListPromptsResult" ListPromptsResult list_prompts_result_json;
-    "ListResourceTemplatesRequest" ListResourceTemplatesRequest v2024_11_05_to_v2025_06_18::list_resource_templates_request_json;
+    "ListResourceTemplatesRequest" ListResourceTemplatesRequest v2411_to_2506::list_resource_templates_request_json;
     "ListResourceTemplatesResult" ListResourceTemplatesResult list_resource_templates_result_json;
-    "ListResourcesRequest" ListResourcesRequest v2024_11_05_to_v2025_06_18::list_resources_request_json;
+    "ListResourcesRequest" ListResourcesRequest v2411_to_2506::list_resources_request_json;
     "ListResourcesResult" ListResourcesResult list_resources_result_json;
     "ListRootsRequest" ListRootsRequest list_roots_request_json;
-    "ListRootsResult" ListRootsResult v2025_06_18_and_v2025_11_25::list_roots_result_json;
-    "ListToolsRequest" ListToolsRequest v2024_11_05_to_v2025_06_18::list_tools_request_json;
+    "ListRootsResult" ListRootsResult v2506_and_2511::list_roots_result_json;
+    "ListToolsRequest" ListToolsRequest v2411_to_2506::list_tools_request_json;
     "ListToolsResult" ListToolsResult list_tools_result_json;
-    "LoggingLevel" LoggingLevel v2024_11_05_to_v2026_07_28::logging_level_json;
-    "LoggingMessageNotification" LoggingMessageNotification v2024_11_05_to_v2025_06_18::logging_message_notification_json;
-    "ModelHint" ModelHint v2024_11_05_to_v2026_07_28::model_hint_json;
-    "ModelPreferences" ModelPreferences v2024_11_05_to_v2026_07_28::model_preferences_json;
+    "LoggingLevel" LoggingLevel v2411_to_2607::logging_level_json;
+    "LoggingMessageNotification" LoggingMessageNotification v2411_to_2506::logging_message_notification_json;
+    "ModelHint" ModelHint v2411_to_2607::model_hint_json;
+    "ModelPreferences" ModelPreferences v2411_to_2607::model_preferences_json;
     "Notification" Notification notification_json;
     "NumberSchema" NumberSchema number_schema_json;
-    "PaginatedRequest" PaginatedRequest v2024_11_05_to_v2025_06_18::paginated_request_json;
-    "PaginatedResult" PaginatedResult v2024_11_05_to_v2025_11_25::paginated_result_json;
+    "PaginatedRequest" PaginatedRequest v2411_to_2506::paginated_request_json;
+    "PaginatedResult" PaginatedResult v2411_to_2511::paginated_result_json;
     "PingRequest" PingRequest ping_request_json;
     "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition primitive_schema_definition_json;
-    "ProgressNotification" ProgressNotification v2025_03_26_and_v2025_06_18::progress_notification_json;
-    "ProgressToken" ProgressToken v2024_11_05_to_v2026_07_28::progress_token_json;
+    "ProgressNotification" ProgressNotification v2503_and_2506::progress_notification_json;
+    "ProgressToken" ProgressToken v2411_to_2607::progress_token_json;
     "Prompt" Prompt prompt_json;
-    "PromptArgument" PromptArgument v2025_06_18_to_v2026_07_28::prompt_argument_json;
+    "PromptArgument" PromptArgument v2506_to_2607::prompt_argument_json;
     "PromptListChangedNotification" PromptListChangedNotification prompt_list_changed_notification_json;
     "PromptMessage" PromptMessage prompt_message_json;
-    "PromptReference" PromptReference v2025_06_18_to_v2026_07_28::prompt_reference_json;
-    "ReadResourceRequest" ReadResourceRequest v2024_11_05_to_v2025_06_18::read_resource_request_json;
-    "ReadResourceResult" ReadResourceResult v2025_06_18_and_v2025_11_25::read_resource_result_json;
+    "PromptReference" PromptReference v2506_to_2607::prompt_reference_json;
+    "ReadResourceRequest" ReadResourceRequest v2411_to_2506::read_resource_request_json;
+    "ReadResourceResult" ReadResourceResult v2506_and_2511::read_resource_result_json;
     "Request" Request request_json;
-    "RequestId" RequestId v2024_11_05_to_v2026_07_28::request_id_json;
+    "RequestId" RequestId v2411_to_2607::request_id_json;
     "Resource" Resource resource_json;
-    "ResourceContents" ResourceContents v2025_06_18_and_v2025_11_25::resource_contents_json;
+    "ResourceContents" ResourceContents v2506_and_2511::resource_contents_json;
     "ResourceLink" ResourceLink resource_link_json;
     "ResourceListChangedNotification" ResourceListChangedNotification resource_list_changed_notification_json;
     "ResourceTemplate" ResourceTemplate resource_template_json;
-    "ResourceTemplateReference" ResourceTemplateReference v2025_06_18_to_v2026_07_28::resource_template_reference_json;
-    "ResourceUpdatedNotification" ResourceUpdatedNotification v2024_11_05_to_v2025_06_18::resource_updated_notification_json;
-    "Result" Result v2024_11_05_to_v2025_11_25::result_json;
-    "Role" Role v2024_11_05_to_v2026_07_28::role_json;
-    "Root" Root v2025_06_18_and_v2025_11_25::root_json;
+    "ResourceTemplateReference" ResourceTemplateReference v2506_to_2607::resource_template_reference_json;
+    "ResourceUpdatedNotification" ResourceUpdatedNotification v2411_to_2506::resource_updated_notification_json;
+    "Result" Result v2411_to_2511::result_json;
+    "Role" Role v2411_to_2607::role_json;
+    "Root" Root v2506_and_2511::root_json;
     "RootsListChangedNotification" RootsListChangedNotification roots_list_changed_notification_json;
     "SamplingMessage" SamplingMessage sampling_message_json;
-    "ServerCapabilities" ServerCapabilities v2025_03_26_and_v2025_06_18::server_capabilities_json;
+    "ServerCapabilities" ServerCapabilities v2503_and_2506::server_capabilities_json;
     "ServerNotification" ServerNotification server_notification_json;
     "ServerRequest" ServerRequest server_request_json;
     "ServerResult" ServerResult server_result_json;
-    "SetLevelRequest" SetLevelRequest v2024_11_05_to_v2025_06_18::set_level_request_json;
+    "SetLevelRequest" SetLevelRequest v2411_to_2506::set_level_request_json;
     "StringSchema" StringSchema string_schema_json;
-    "SubscribeRequest" SubscribeRequest v2024_11_05_to_v2025_06_18::subscribe_request_json;
-    "TextContent" TextContent v2025_06_18_and_v2025_11_25::text_content_json;
-    "TextResourceContents" TextResourceContents v2025_06_18_and_v2025_11_25::text_resource_contents_json;
+    "SubscribeRequest" SubscribeRequest v2411_to_2506::subscribe_request_json;
+    "TextContent" TextContent v2506_and_2511::text_content_json;
+    "TextResourceContents" TextResourceContents v2506_and_2511::text_resource_contents_json;
     "Tool" Tool tool_json;
-    "ToolAnnotations" ToolAnnotations v2025_03_26_to_v2026_07_28::tool_annotations_json;
+    "ToolAnnotations" ToolAnnotations v2503_to_2607::tool_annotations_json;
     "ToolListChangedNotification" ToolListChangedNotification tool_list_changed_notification_json;
-    "UnsubscribeRequest" UnsubscribeRequest v2024_11_05_to_v2025_06_18::unsubscribe_request_json;
+    "UnsubscribeRequest" UnsubscribeRequest v2411_to_2506::unsubscribe_request_json;
 }

@@ -3,17 +3,17 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::shared::v2024_11_05_to_v2025_11_25::strategies as v2024_11_05_to_v2025_11_25;
-use super::super::shared::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
-use super::super::shared::v2025_03_26_to_v2026_07_28::strategies as v2025_03_26_to_v2026_07_28;
-use super::super::shared::v2025_06_18_and_v2025_11_25::strategies as v2025_06_18_and_v2025_11_25;
-use super::super::shared::v2025_06_18_to_v2026_07_28::strategies as v2025_06_18_to_v2026_07_28;
-use super::super::shared::v2025_11_25_and_v2026_07_28::strategies as v2025_11_25_and_v2026_07_28;
-pub use v2025_06_18_to_v2026_07_28::annotations;
-pub use v2025_06_18_and_v2025_11_25::audio_content;
-pub use v2025_06_18_to_v2026_07_28::base_metadata;
-pub use v2025_06_18_and_v2025_11_25::blob_resource_contents;
-pub use v2025_06_18_to_v2026_07_28::boolean_schema;
+use super::super::v2411_to_2511::strategies as v2411_to_2511;
+use super::super::v2411_to_2607::strategies as v2411_to_2607;
+use super::super::v2503_to_2607::strategies as v2503_to_2607;
+use super::super::v2506_and_2511::strategies as v2506_and_2511;
+use super::super::v2506_to_2607::strategies as v2506_to_2607;
+use super::super::v2511_and_2607::strategies as v2511_and_2607;
+pub use v2506_to_2607::annotations;
+pub use v2506_and_2511::audio_content;
+pub use v2506_to_2607::base_metadata;
+pub use v2506_and_2511::blob_resource_contents;
+pub use v2506_to_2607::boolean_schema;
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
     s::typed(call_tool_request_json())
@@ -21,9 +21,9 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 /// Values of [`super::CallToolRequest`] as JSON.
 fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_tools_call_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_tools_call_json())),
         ("params", s::required(call_tool_request_params_json())),
     ])
 }
@@ -50,10 +50,7 @@ pub fn call_tool_request_params_meta() -> BoxedStrategy<
 fn call_tool_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -79,8 +76,8 @@ pub fn cancel_task_request() -> BoxedStrategy<super::CancelTaskRequest> {
 /// Values of [`super::CancelTaskRequest`] as JSON.
 fn cancel_task_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("method", s::required(method_tasks_cancel_json())),
         ("params", s::required(cancel_task_request_params_json())),
     ])
@@ -133,13 +130,8 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 /// Values of [`super::CancelledNotification`] as JSON.
 fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_cancelled_json(),
-            ),
-        ),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_notifications_cancelled_json())),
         ("params", s::required(cancelled_notification_params_json())),
     ])
 }
@@ -154,7 +146,7 @@ fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
         ("reason", s::optional_member(s::string_json(None, None, None))),
-        ("requestId", s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("requestId", s::optional_member(v2411_to_2607::request_id_json())),
     ])
 }
 /// Values of [`super::ClientCapabilities`].
@@ -166,12 +158,7 @@ fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("elicitation", s::optional_member(client_capabilities_elicitation_json())),
         ("experimental", s::optional_member(s::object_map_json())),
-        (
-            "roots",
-            s::optional_member(
-                v2024_11_05_to_v2025_11_25::client_capabilities_roots_json(),
-            ),
-        ),
+        ("roots", s::optional_member(v2411_to_2511::client_capabilities_roots_json())),
         ("sampling", s::optional_member(client_capabilities_sampling_json())),
         ("tasks", s::optional_member(client_capabilities_tasks_json())),
     ])
@@ -189,7 +176,7 @@ fn client_capabilities_elicitation_json() -> BoxedStrategy<::serde_json::Value> 
         ("url", s::optional_member(s::object_json())),
     ])
 }
-pub use v2024_11_05_to_v2025_11_25::client_capabilities_roots;
+pub use v2411_to_2511::client_capabilities_roots;
 /// Values of [`super::ClientCapabilitiesSampling`].
 pub fn client_capabilities_sampling() -> BoxedStrategy<
     super::ClientCapabilitiesSampling,
@@ -312,13 +299,13 @@ pub fn client_result() -> BoxedStrategy<super::ClientResult> {
 fn client_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("Result", v2024_11_05_to_v2025_11_25::result_json()),
+            ("Result", v2411_to_2511::result_json()),
             ("GetTaskResult", get_task_result_json()),
             ("GetTaskPayloadResult", get_task_payload_result_json()),
             ("CancelTaskResult", cancel_task_result_json()),
             ("ListTasksResult", list_tasks_result_json()),
             ("CreateMessageResult", create_message_result_json()),
-            ("ListRootsResult", v2025_06_18_and_v2025_11_25::list_roots_result_json()),
+            ("ListRootsResult", v2506_and_2511::list_roots_result_json()),
             ("ElicitResult", elicit_result_json()),
         ]),
         |json| s::variant_of(json, super::ClientResult::variant_name),
@@ -339,12 +326,9 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 /// Values of [`super::CompleteRequest`] as JSON.
 fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_completion_complete_json()),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_completion_complete_json())),
         ("params", s::required(complete_request_params_json())),
     ])
 }
@@ -358,24 +342,17 @@ fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(complete_request_params_meta_json())),
         (
             "argument",
-            s::required(
-                v2025_11_25_and_v2026_07_28::complete_request_params_argument_json(),
-            ),
+            s::required(v2511_and_2607::complete_request_params_argument_json()),
         ),
         (
             "context",
-            s::optional_member(
-                v2025_11_25_and_v2026_07_28::complete_request_params_context_json(),
-            ),
+            s::optional_member(v2511_and_2607::complete_request_params_context_json()),
         ),
-        (
-            "ref",
-            s::required(v2025_11_25_and_v2026_07_28::complete_request_params_ref_json()),
-        ),
+        ("ref", s::required(v2511_and_2607::complete_request_params_ref_json())),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::complete_request_params_argument;
-pub use v2025_11_25_and_v2026_07_28::complete_request_params_context;
+pub use v2511_and_2607::complete_request_params_argument;
+pub use v2511_and_2607::complete_request_params_context;
 /// Values of [`super::CompleteRequestParamsMeta`].
 pub fn complete_request_params_meta() -> BoxedStrategy<
     super::CompleteRequestParamsMeta,
@@ -386,18 +363,15 @@ pub fn complete_request_params_meta() -> BoxedStrategy<
 fn complete_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-pub use v2025_11_25_and_v2026_07_28::complete_request_params_ref;
-pub use v2024_11_05_to_v2025_11_25::complete_result;
-pub use v2024_11_05_to_v2025_11_25::complete_result_completion;
+pub use v2511_and_2607::complete_request_params_ref;
+pub use v2411_to_2511::complete_result;
+pub use v2411_to_2511::complete_result_completion;
 /// Values of [`super::ContentBlock`].
 pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
     s::typed(content_block_json())
@@ -406,11 +380,11 @@ pub fn content_block() -> BoxedStrategy<super::ContentBlock> {
 fn content_block_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", v2025_06_18_and_v2025_11_25::text_content_json()),
-            ("ImageContent", v2025_06_18_and_v2025_11_25::image_content_json()),
-            ("AudioContent", v2025_06_18_and_v2025_11_25::audio_content_json()),
+            ("TextContent", v2506_and_2511::text_content_json()),
+            ("ImageContent", v2506_and_2511::image_content_json()),
+            ("AudioContent", v2506_and_2511::audio_content_json()),
             ("ResourceLink", resource_link_json()),
-            ("EmbeddedResource", v2025_06_18_and_v2025_11_25::embedded_resource_json()),
+            ("EmbeddedResource", v2506_and_2511::embedded_resource_json()),
         ]),
         |json| s::variant_of(json, super::ContentBlock::variant_name),
     )
@@ -422,14 +396,9 @@ pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
 /// Values of [`super::CreateMessageRequest`] as JSON.
 fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_sampling_create_message_json(),
-            ),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_sampling_create_message_json())),
         ("params", s::required(create_message_request_params_json())),
     ])
 }
@@ -446,7 +415,7 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         (
             "includeContext",
             s::optional_member(
-                v2025_11_25_and_v2026_07_28::create_message_request_params_include_context_json(),
+                v2511_and_2607::create_message_request_params_include_context_json(),
             ),
         ),
         ("maxTokens", s::required(s::integer_json(None, None))),
@@ -454,7 +423,7 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("metadata", s::optional_member(s::object_json())),
         (
             "modelPreferences",
-            s::optional_member(v2024_11_05_to_v2026_07_28::model_preferences_json()),
+            s::optional_member(v2411_to_2607::model_preferences_json()),
         ),
         (
             "stopSequences",
@@ -465,14 +434,11 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
         ("task", s::optional_member(task_metadata_json())),
         ("temperature", s::optional_member(s::number_json(None, None))),
-        (
-            "toolChoice",
-            s::optional_member(v2025_11_25_and_v2026_07_28::tool_choice_json()),
-        ),
+        ("toolChoice", s::optional_member(v2511_and_2607::tool_choice_json())),
         ("tools", s::optional_member(s::array_json(tool_json(), None, None))),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::create_message_request_params_include_context;
+pub use v2511_and_2607::create_message_request_params_include_context;
 /// Values of [`super::CreateMessageRequestParamsMeta`].
 pub fn create_message_request_params_meta() -> BoxedStrategy<
     super::CreateMessageRequestParamsMeta,
@@ -483,10 +449,7 @@ pub fn create_message_request_params_meta() -> BoxedStrategy<
 fn create_message_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -502,7 +465,7 @@ fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(s::object_json())),
         ("content", s::required(create_message_result_content_json())),
         ("model", s::required(s::string_json(None, None, None))),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
         ("stopReason", s::optional_member(s::string_json(None, None, None))),
     ])
 }
@@ -516,9 +479,9 @@ pub fn create_message_result_content() -> BoxedStrategy<
 fn create_message_result_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", v2025_06_18_and_v2025_11_25::text_content_json()),
-            ("ImageContent", v2025_06_18_and_v2025_11_25::image_content_json()),
-            ("AudioContent", v2025_06_18_and_v2025_11_25::audio_content_json()),
+            ("TextContent", v2506_and_2511::text_content_json()),
+            ("ImageContent", v2506_and_2511::image_content_json()),
+            ("AudioContent", v2506_and_2511::audio_content_json()),
             ("ToolUseContent", tool_use_content_json()),
             ("ToolResultContent", tool_result_content_json()),
             ("Array", s::array_json(sampling_message_content_block_json(), None, None)),
@@ -537,7 +500,7 @@ fn create_task_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("task", s::required(task_json())),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::cursor;
+pub use v2411_to_2607::cursor;
 /// Values of [`super::ElicitRequest`].
 pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
     s::typed(elicit_request_json())
@@ -545,12 +508,9 @@ pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
 /// Values of [`super::ElicitRequest`] as JSON.
 fn elicit_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2025_06_18_to_v2026_07_28::method_elicitation_create_json()),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2506_to_2607::method_elicitation_create_json())),
         ("params", s::required(elicit_request_params_json())),
     ])
 }
@@ -563,11 +523,11 @@ fn elicit_request_form_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(elicit_request_form_params_meta_json())),
         ("message", s::required(s::string_json(None, None, None))),
-        ("mode", s::optional_member(v2025_11_25_and_v2026_07_28::mode_form_json())),
+        ("mode", s::optional_member(v2511_and_2607::mode_form_json())),
         (
             "requestedSchema",
             s::required(
-                v2025_11_25_and_v2026_07_28::elicit_request_form_params_requested_schema_json(),
+                v2511_and_2607::elicit_request_form_params_requested_schema_json(),
             ),
         ),
         ("task", s::optional_member(task_metadata_json())),
@@ -583,16 +543,13 @@ pub fn elicit_request_form_params_meta() -> BoxedStrategy<
 fn elicit_request_form_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-pub use v2025_11_25_and_v2026_07_28::elicit_request_form_params_requested_schema;
+pub use v2511_and_2607::elicit_request_form_params_requested_schema;
 /// Values of [`super::ElicitRequestParams`].
 pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
     s::typed(elicit_request_params_json())
@@ -617,7 +574,7 @@ fn elicit_request_urlparams_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(elicit_request_urlparams_meta_json())),
         ("elicitationId", s::required(s::string_json(None, None, None))),
         ("message", s::required(s::string_json(None, None, None))),
-        ("mode", s::required(v2025_11_25_and_v2026_07_28::mode_url_json())),
+        ("mode", s::required(v2511_and_2607::mode_url_json())),
         ("task", s::optional_member(task_metadata_json())),
         ("url", s::required(s::string_json(Some("uri"), None, None))),
     ])
@@ -632,10 +589,7 @@ pub fn elicit_request_urlparams_meta() -> BoxedStrategy<
 fn elicit_request_urlparams_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -649,19 +603,17 @@ pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
 fn elicit_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        ("action", s::required(v2025_06_18_to_v2026_07_28::elicit_result_action_json())),
+        ("action", s::required(v2506_to_2607::elicit_result_action_json())),
         (
             "content",
             s::optional_member(
-                s::map_json(
-                    v2025_11_25_and_v2026_07_28::elicit_result_content_value_json(),
-                ),
+                s::map_json(v2511_and_2607::elicit_result_content_value_json()),
             ),
         ),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::elicit_result_action;
-pub use v2025_11_25_and_v2026_07_28::elicit_result_content_value;
+pub use v2506_to_2607::elicit_result_action;
+pub use v2511_and_2607::elicit_result_content_value;
 /// Values of [`super::ElicitationCompleteNotification`].
 pub fn elicitation_complete_notification() -> BoxedStrategy<
     super::ElicitationCompleteNotification,
@@ -671,7 +623,7 @@ pub fn elicitation_complete_notification() -> BoxedStrategy<
 /// Values of [`super::ElicitationCompleteNotification`] as JSON.
 fn elicitation_complete_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("method", s::required(method_notifications_elicitation_complete_json())),
         ("params", s::required(elicitation_complete_notification_params_json())),
     ])
@@ -688,11 +640,11 @@ fn elicitation_complete_notification_params_json() -> BoxedStrategy<
 > {
     s::object([("elicitationId", s::required(s::string_json(None, None, None)))])
 }
-pub use v2025_06_18_and_v2025_11_25::embedded_resource;
-pub use v2025_06_18_and_v2025_11_25::embedded_resource_resource;
-pub use v2024_11_05_to_v2025_11_25::empty_result;
-pub use v2025_11_25_and_v2026_07_28::enum_schema;
-pub use v2025_11_25_and_v2026_07_28::error;
+pub use v2506_and_2511::embedded_resource;
+pub use v2506_and_2511::embedded_resource_resource;
+pub use v2411_to_2511::empty_result;
+pub use v2511_and_2607::enum_schema;
+pub use v2511_and_2607::error;
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
     s::typed(get_prompt_request_json())
@@ -700,9 +652,9 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 /// Values of [`super::GetPromptRequest`] as JSON.
 fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_prompts_get_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_prompts_get_json())),
         ("params", s::required(get_prompt_request_params_json())),
     ])
 }
@@ -728,10 +680,7 @@ pub fn get_prompt_request_params_meta() -> BoxedStrategy<
 fn get_prompt_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -756,8 +705,8 @@ pub fn get_task_payload_request() -> BoxedStrategy<super::GetTaskPayloadRequest>
 /// Values of [`super::GetTaskPayloadRequest`] as JSON.
 fn get_task_payload_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("method", s::required(method_tasks_result_json())),
         ("params", s::required(get_task_payload_request_params_json())),
     ])
@@ -791,8 +740,8 @@ pub fn get_task_request() -> BoxedStrategy<super::GetTaskRequest> {
 /// Values of [`super::GetTaskRequest`] as JSON.
 fn get_task_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("method", s::required(method_tasks_get_json())),
         ("params", s::required(get_task_request_params_json())),
     ])
@@ -838,11 +787,11 @@ fn get_task_result_json() -> BoxedStrategy<::serde_json::Value> {
         None,
     )
 }
-pub use v2025_11_25_and_v2026_07_28::icon;
-pub use v2025_11_25_and_v2026_07_28::icon_theme;
-pub use v2025_11_25_and_v2026_07_28::icons;
-pub use v2025_06_18_and_v2025_11_25::image_content;
-pub use v2025_11_25_and_v2026_07_28::implementation;
+pub use v2511_and_2607::icon;
+pub use v2511_and_2607::icon_theme;
+pub use v2511_and_2607::icons;
+pub use v2506_and_2511::image_content;
+pub use v2511_and_2607::implementation;
 /// Values of [`super::InitializeRequest`].
 pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
     s::typed(initialize_request_json())
@@ -850,9 +799,9 @@ pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
 /// Values of [`super::InitializeRequest`] as JSON.
 fn initialize_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("method", s::required(v2024_11_05_to_v2025_11_25::method_initialize_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2511::method_initialize_json())),
         ("params", s::required(initialize_request_params_json())),
     ])
 }
@@ -865,7 +814,7 @@ fn initialize_request_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(initialize_request_params_meta_json())),
         ("capabilities", s::required(client_capabilities_json())),
-        ("clientInfo", s::required(v2025_11_25_and_v2026_07_28::implementation_json())),
+        ("clientInfo", s::required(v2511_and_2607::implementation_json())),
         ("protocolVersion", s::required(s::string_json(None, None, None))),
     ])
 }
@@ -879,10 +828,7 @@ pub fn initialize_request_params_meta() -> BoxedStrategy<
 fn initialize_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -899,7 +845,7 @@ fn initialize_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("capabilities", s::required(server_capabilities_json())),
         ("instructions", s::optional_member(s::string_json(None, None, None))),
         ("protocolVersion", s::required(s::string_json(None, None, None))),
-        ("serverInfo", s::required(v2025_11_25_and_v2026_07_28::implementation_json())),
+        ("serverInfo", s::required(v2511_and_2607::implementation_json())),
     ])
 }
 /// Values of [`super::InitializedNotification`].
@@ -909,17 +855,12 @@ pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotificatio
 /// Values of [`super::InitializedNotification`] as JSON.
 fn initialized_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2025_11_25::method_notifications_initialized_json(),
-            ),
-        ),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2511::method_notifications_initialized_json())),
         ("params", s::optional_member(notification_params_json())),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::jsonrpcerror_response;
+pub use v2511_and_2607::jsonrpcerror_response;
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
     s::typed(jsonrpcmessage_json())
@@ -928,22 +869,16 @@ pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
 fn jsonrpcmessage_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("JSONRPCRequest", v2025_11_25_and_v2026_07_28::jsonrpcrequest_json()),
-            (
-                "JSONRPCNotification",
-                v2025_11_25_and_v2026_07_28::jsonrpcnotification_json(),
-            ),
+            ("JSONRPCRequest", v2511_and_2607::jsonrpcrequest_json()),
+            ("JSONRPCNotification", v2511_and_2607::jsonrpcnotification_json()),
             ("JSONRPCResultResponse", jsonrpcresult_response_json()),
-            (
-                "JSONRPCErrorResponse",
-                v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json(),
-            ),
+            ("JSONRPCErrorResponse", v2511_and_2607::jsonrpcerror_response_json()),
         ]),
         |json| s::variant_of(json, super::JSONRPCMessage::variant_name),
     )
 }
-pub use v2025_11_25_and_v2026_07_28::jsonrpcnotification;
-pub use v2025_11_25_and_v2026_07_28::jsonrpcrequest;
+pub use v2511_and_2607::jsonrpcnotification;
+pub use v2511_and_2607::jsonrpcrequest;
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
     s::typed(jsonrpcresponse_json())
@@ -953,10 +888,7 @@ fn jsonrpcresponse_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
             ("JSONRPCResultResponse", jsonrpcresult_response_json()),
-            (
-                "JSONRPCErrorResponse",
-                v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json(),
-            ),
+            ("JSONRPCErrorResponse", v2511_and_2607::jsonrpcerror_response_json()),
         ]),
         |json| s::variant_of(json, super::JSONRPCResponse::variant_name),
     )
@@ -968,13 +900,13 @@ pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
 /// Values of [`super::JSONRPCResultResponse`] as JSON.
 fn jsonrpcresult_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("result", s::required(v2024_11_05_to_v2025_11_25::result_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("result", s::required(v2411_to_2511::result_json())),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::jsonrpc_2_0;
-pub use v2025_11_25_and_v2026_07_28::legacy_titled_enum_schema;
+pub use v2511_and_2607::jsonrpc_2_0;
+pub use v2511_and_2607::legacy_titled_enum_schema;
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
     s::typed(list_prompts_request_json())
@@ -982,9 +914,9 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 /// Values of [`super::ListPromptsRequest`] as JSON.
 fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_prompts_list_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_prompts_list_json())),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
 }
@@ -1009,14 +941,9 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
 /// Values of [`super::ListResourceTemplatesRequest`] as JSON.
 fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_resources_templates_list_json(),
-            ),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_resources_templates_list_json())),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
 }
@@ -1044,12 +971,9 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 /// Values of [`super::ListResourcesRequest`] as JSON.
 fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_resources_list_json()),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_resources_list_json())),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
 }
@@ -1072,13 +996,13 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 /// Values of [`super::ListRootsRequest`] as JSON.
 fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_roots_list_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_roots_list_json())),
         ("params", s::optional_member(request_params_json())),
     ])
 }
-pub use v2025_06_18_and_v2025_11_25::list_roots_result;
+pub use v2506_and_2511::list_roots_result;
 /// Values of [`super::ListTasksRequest`].
 pub fn list_tasks_request() -> BoxedStrategy<super::ListTasksRequest> {
     s::typed(list_tasks_request_json())
@@ -1086,8 +1010,8 @@ pub fn list_tasks_request() -> BoxedStrategy<super::ListTasksRequest> {
 /// Values of [`super::ListTasksRequest`] as JSON.
 fn list_tasks_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("method", s::required(method_tasks_list_json())),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
@@ -1111,9 +1035,9 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 /// Values of [`super::ListToolsRequest`] as JSON.
 fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_tools_list_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_tools_list_json())),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
 }
@@ -1129,7 +1053,7 @@ fn list_tools_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("tools", s::required(s::array_json(tool_json(), None, None))),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::logging_level;
+pub use v2411_to_2607::logging_level;
 /// Values of [`super::LoggingMessageNotification`].
 pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
@@ -1139,11 +1063,8 @@ pub fn logging_message_notification() -> BoxedStrategy<
 /// Values of [`super::LoggingMessageNotification`] as JSON.
 fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_notifications_message_json()),
-        ),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_notifications_message_json())),
         ("params", s::required(logging_message_notification_params_json())),
     ])
 }
@@ -1158,15 +1079,15 @@ fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Val
     s::object([
         ("_meta", s::optional_member(s::object_json())),
         ("data", s::required(s::any_json())),
-        ("level", s::required(v2024_11_05_to_v2026_07_28::logging_level_json())),
+        ("level", s::required(v2411_to_2607::logging_level_json())),
         ("logger", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::method_completion_complete;
-pub use v2025_06_18_to_v2026_07_28::method_elicitation_create;
-pub use v2024_11_05_to_v2025_11_25::method_initialize;
-pub use v2024_11_05_to_v2025_11_25::method_logging_set_level;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_cancelled;
+pub use v2411_to_2607::method_completion_complete;
+pub use v2506_to_2607::method_elicitation_create;
+pub use v2411_to_2511::method_initialize;
+pub use v2411_to_2511::method_logging_set_level;
+pub use v2411_to_2607::method_notifications_cancelled;
 /// Values of [`super::MethodNotificationsElicitationComplete`].
 pub fn method_notifications_elicitation_complete() -> BoxedStrategy<
     super::MethodNotificationsElicitationComplete,
@@ -1179,13 +1100,13 @@ fn method_notifications_elicitation_complete_json() -> BoxedStrategy<
 > {
     s::constant(&super::MethodNotificationsElicitationComplete)
 }
-pub use v2024_11_05_to_v2025_11_25::method_notifications_initialized;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_message;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_progress;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_updated;
-pub use v2024_11_05_to_v2025_11_25::method_notifications_roots_list_changed;
+pub use v2411_to_2511::method_notifications_initialized;
+pub use v2411_to_2607::method_notifications_message;
+pub use v2411_to_2607::method_notifications_progress;
+pub use v2411_to_2607::method_notifications_prompts_list_changed;
+pub use v2411_to_2607::method_notifications_resources_list_changed;
+pub use v2411_to_2607::method_notifications_resources_updated;
+pub use v2411_to_2511::method_notifications_roots_list_changed;
 /// Values of [`super::MethodNotificationsTasksStatus`].
 pub fn method_notifications_tasks_status() -> BoxedStrategy<
     super::MethodNotificationsTasksStatus,
@@ -1196,17 +1117,17 @@ pub fn method_notifications_tasks_status() -> BoxedStrategy<
 fn method_notifications_tasks_status_json() -> BoxedStrategy<::serde_json::Value> {
     s::constant(&super::MethodNotificationsTasksStatus)
 }
-pub use v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed;
-pub use v2024_11_05_to_v2025_11_25::method_ping;
-pub use v2024_11_05_to_v2026_07_28::method_prompts_get;
-pub use v2024_11_05_to_v2026_07_28::method_prompts_list;
-pub use v2024_11_05_to_v2026_07_28::method_resources_list;
-pub use v2024_11_05_to_v2026_07_28::method_resources_read;
-pub use v2024_11_05_to_v2025_11_25::method_resources_subscribe;
-pub use v2024_11_05_to_v2026_07_28::method_resources_templates_list;
-pub use v2024_11_05_to_v2025_11_25::method_resources_unsubscribe;
-pub use v2024_11_05_to_v2026_07_28::method_roots_list;
-pub use v2024_11_05_to_v2026_07_28::method_sampling_create_message;
+pub use v2411_to_2607::method_notifications_tools_list_changed;
+pub use v2411_to_2511::method_ping;
+pub use v2411_to_2607::method_prompts_get;
+pub use v2411_to_2607::method_prompts_list;
+pub use v2411_to_2607::method_resources_list;
+pub use v2411_to_2607::method_resources_read;
+pub use v2411_to_2511::method_resources_subscribe;
+pub use v2411_to_2607::method_resources_templates_list;
+pub use v2411_to_2511::method_resources_unsubscribe;
+pub use v2411_to_2607::method_roots_list;
+pub use v2411_to_2607::method_sampling_create_message;
 /// Values of [`super::MethodTasksCancel`].
 pub fn method_tasks_cancel() -> BoxedStrategy<super::MethodTasksCancel> {
     s::typed(method_tasks_cancel_json())
@@ -1239,14 +1160,14 @@ pub fn method_tasks_result() -> BoxedStrategy<super::MethodTasksResult> {
 fn method_tasks_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::constant(&super::MethodTasksResult)
 }
-pub use v2024_11_05_to_v2026_07_28::method_tools_call;
-pub use v2024_11_05_to_v2026_07_28::method_tools_list;
-pub use v2025_11_25_and_v2026_07_28::mode_form;
-pub use v2025_11_25_and_v2026_07_28::mode_url;
-pub use v2024_11_05_to_v2026_07_28::model_hint;
-pub use v2024_11_05_to_v2026_07_28::model_preferences;
-pub use v2025_11_25_and_v2026_07_28::multi_select_enum_schema;
-pub use v2025_11_25_and_v2026_07_28::notification;
+pub use v2411_to_2607::method_tools_call;
+pub use v2411_to_2607::method_tools_list;
+pub use v2511_and_2607::mode_form;
+pub use v2511_and_2607::mode_url;
+pub use v2411_to_2607::model_hint;
+pub use v2411_to_2607::model_preferences;
+pub use v2511_and_2607::multi_select_enum_schema;
+pub use v2511_and_2607::notification;
 /// Values of [`super::NotificationParams`].
 pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
     s::typed(notification_params_json())
@@ -1255,8 +1176,8 @@ pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
 fn notification_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([("_meta", s::optional_member(s::object_json()))])
 }
-pub use v2025_11_25_and_v2026_07_28::number_schema;
-pub use v2025_06_18_to_v2026_07_28::number_schema_type;
+pub use v2511_and_2607::number_schema;
+pub use v2506_to_2607::number_schema_type;
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
     s::typed(paginated_request_json())
@@ -1264,8 +1185,8 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 /// Values of [`super::PaginatedRequest`] as JSON.
 fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("method", s::required(s::string_json(None, None, None))),
         ("params", s::optional_member(paginated_request_params_json())),
     ])
@@ -1291,16 +1212,13 @@ pub fn paginated_request_params_meta() -> BoxedStrategy<
 fn paginated_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-pub use v2024_11_05_to_v2025_11_25::paginated_result;
+pub use v2411_to_2511::paginated_result;
 /// Values of [`super::PingRequest`].
 pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
     s::typed(ping_request_json())
@@ -1308,13 +1226,13 @@ pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
 /// Values of [`super::PingRequest`] as JSON.
 fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("method", s::required(v2024_11_05_to_v2025_11_25::method_ping_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2511::method_ping_json())),
         ("params", s::optional_member(request_params_json())),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::primitive_schema_definition;
+pub use v2511_and_2607::primitive_schema_definition;
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
     s::typed(progress_notification_json())
@@ -1322,11 +1240,8 @@ pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
 /// Values of [`super::ProgressNotification`] as JSON.
 fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_notifications_progress_json()),
-        ),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_notifications_progress_json())),
         ("params", s::required(progress_notification_params_json())),
     ])
 }
@@ -1342,14 +1257,11 @@ fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(s::object_json())),
         ("message", s::optional_member(s::string_json(None, None, None))),
         ("progress", s::required(s::number_json(None, None))),
-        (
-            "progressToken",
-            s::required(v2024_11_05_to_v2026_07_28::progress_token_json()),
-        ),
+        ("progressToken", s::required(v2411_to_2607::progress_token_json())),
         ("total", s::optional_member(s::number_json(None, None))),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::progress_token;
+pub use v2411_to_2607::progress_token;
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
     s::typed(prompt_json())
@@ -1361,25 +1273,19 @@ fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
         (
             "arguments",
             s::optional_member(
-                s::array_json(
-                    v2025_06_18_to_v2026_07_28::prompt_argument_json(),
-                    None,
-                    None,
-                ),
+                s::array_json(v2506_to_2607::prompt_argument_json(), None, None),
             ),
         ),
         ("description", s::optional_member(s::string_json(None, None, None))),
         (
             "icons",
-            s::optional_member(
-                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2511_and_2607::icon_json(), None, None)),
         ),
         ("name", s::required(s::string_json(None, None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::prompt_argument;
+pub use v2506_to_2607::prompt_argument;
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
@@ -1389,12 +1295,10 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::PromptListChangedNotification`] as JSON.
 fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed_json(),
-            ),
+            s::required(v2411_to_2607::method_notifications_prompts_list_changed_json()),
         ),
         ("params", s::optional_member(notification_params_json())),
     ])
@@ -1407,10 +1311,10 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("content", s::required(content_block_json())),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::prompt_reference;
+pub use v2506_to_2607::prompt_reference;
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
     s::typed(read_resource_request_json())
@@ -1418,12 +1322,9 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 /// Values of [`super::ReadResourceRequest`] as JSON.
 fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_resources_read_json()),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_resources_read_json())),
         ("params", s::required(read_resource_request_params_json())),
     ])
 }
@@ -1450,17 +1351,14 @@ pub fn read_resource_request_params_meta() -> BoxedStrategy<
 fn read_resource_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-pub use v2025_06_18_and_v2025_11_25::read_resource_result;
-pub use v2025_06_18_and_v2025_11_25::read_resource_result_contents_item;
+pub use v2506_and_2511::read_resource_result;
+pub use v2506_and_2511::read_resource_result_contents_item;
 /// Values of [`super::RelatedTaskMetadata`].
 pub fn related_task_metadata() -> BoxedStrategy<super::RelatedTaskMetadata> {
     s::typed(related_task_metadata_json())
@@ -1469,8 +1367,8 @@ pub fn related_task_metadata() -> BoxedStrategy<super::RelatedTaskMetadata> {
 fn related_task_metadata_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([("taskId", s::required(s::string_json(None, None, None)))])
 }
-pub use v2025_11_25_and_v2026_07_28::request;
-pub use v2024_11_05_to_v2026_07_28::request_id;
+pub use v2511_and_2607::request;
+pub use v2411_to_2607::request_id;
 /// Values of [`super::RequestParams`].
 pub fn request_params() -> BoxedStrategy<super::RequestParams> {
     s::typed(request_params_json())
@@ -1487,10 +1385,7 @@ pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
 fn request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -1504,16 +1399,11 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 fn resource_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         (
             "icons",
-            s::optional_member(
-                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2511_and_2607::icon_json(), None, None)),
         ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
@@ -1522,7 +1412,7 @@ fn resource_json() -> BoxedStrategy<::serde_json::Value> {
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
-pub use v2025_06_18_and_v2025_11_25::resource_contents;
+pub use v2506_and_2511::resource_contents;
 /// Values of [`super::ResourceLink`].
 pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
     s::typed(resource_link_json())
@@ -1531,22 +1421,17 @@ pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
 fn resource_link_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         (
             "icons",
-            s::optional_member(
-                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2511_and_2607::icon_json(), None, None)),
         ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
         ("size", s::optional_member(s::integer_json(None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(v2025_06_18_to_v2026_07_28::type_resource_link_json())),
+        ("type", s::required(v2506_to_2607::type_resource_link_json())),
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
@@ -1559,11 +1444,11 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::ResourceListChangedNotification`] as JSON.
 fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         (
             "method",
             s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed_json(),
+                v2411_to_2607::method_notifications_resources_list_changed_json(),
             ),
         ),
         ("params", s::optional_member(notification_params_json())),
@@ -1590,10 +1475,7 @@ pub fn resource_request_params_meta() -> BoxedStrategy<
 fn resource_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -1607,16 +1489,11 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         (
             "icons",
-            s::optional_member(
-                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2511_and_2607::icon_json(), None, None)),
         ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
@@ -1624,7 +1501,7 @@ fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
         ("uriTemplate", s::required(s::string_json(Some("uri-template"), None, None))),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::resource_template_reference;
+pub use v2506_to_2607::resource_template_reference;
 /// Values of [`super::ResourceUpdatedNotification`].
 pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
@@ -1634,12 +1511,10 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 /// Values of [`super::ResourceUpdatedNotification`] as JSON.
 fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_resources_updated_json(),
-            ),
+            s::required(v2411_to_2607::method_notifications_resources_updated_json()),
         ),
         ("params", s::required(resource_updated_notification_params_json())),
     ])
@@ -1657,9 +1532,9 @@ fn resource_updated_notification_params_json() -> BoxedStrategy<::serde_json::Va
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
-pub use v2024_11_05_to_v2025_11_25::result;
-pub use v2024_11_05_to_v2026_07_28::role;
-pub use v2025_06_18_and_v2025_11_25::root;
+pub use v2411_to_2511::result;
+pub use v2411_to_2607::role;
+pub use v2506_and_2511::root;
 /// Values of [`super::RootsListChangedNotification`].
 pub fn roots_list_changed_notification() -> BoxedStrategy<
     super::RootsListChangedNotification,
@@ -1669,12 +1544,10 @@ pub fn roots_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::RootsListChangedNotification`] as JSON.
 fn roots_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2025_11_25::method_notifications_roots_list_changed_json(),
-            ),
+            s::required(v2411_to_2511::method_notifications_roots_list_changed_json()),
         ),
         ("params", s::optional_member(notification_params_json())),
     ])
@@ -1688,7 +1561,7 @@ fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
         ("content", s::required(sampling_message_content_json())),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
     ])
 }
 /// Values of [`super::SamplingMessageContent`].
@@ -1699,9 +1572,9 @@ pub fn sampling_message_content() -> BoxedStrategy<super::SamplingMessageContent
 fn sampling_message_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", v2025_06_18_and_v2025_11_25::text_content_json()),
-            ("ImageContent", v2025_06_18_and_v2025_11_25::image_content_json()),
-            ("AudioContent", v2025_06_18_and_v2025_11_25::audio_content_json()),
+            ("TextContent", v2506_and_2511::text_content_json()),
+            ("ImageContent", v2506_and_2511::image_content_json()),
+            ("AudioContent", v2506_and_2511::audio_content_json()),
             ("ToolUseContent", tool_use_content_json()),
             ("ToolResultContent", tool_result_content_json()),
             ("Array", s::array_json(sampling_message_content_block_json(), None, None)),
@@ -1719,9 +1592,9 @@ pub fn sampling_message_content_block() -> BoxedStrategy<
 fn sampling_message_content_block_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", v2025_06_18_and_v2025_11_25::text_content_json()),
-            ("ImageContent", v2025_06_18_and_v2025_11_25::image_content_json()),
-            ("AudioContent", v2025_06_18_and_v2025_11_25::audio_content_json()),
+            ("TextContent", v2506_and_2511::text_content_json()),
+            ("ImageContent", v2506_and_2511::image_content_json()),
+            ("AudioContent", v2506_and_2511::audio_content_json()),
             ("ToolUseContent", tool_use_content_json()),
             ("ToolResultContent", tool_result_content_json()),
         ]),
@@ -1740,27 +1613,18 @@ fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
         ("logging", s::optional_member(s::object_json())),
         (
             "prompts",
-            s::optional_member(
-                v2024_11_05_to_v2026_07_28::server_capabilities_prompts_json(),
-            ),
+            s::optional_member(v2411_to_2607::server_capabilities_prompts_json()),
         ),
         (
             "resources",
-            s::optional_member(
-                v2024_11_05_to_v2026_07_28::server_capabilities_resources_json(),
-            ),
+            s::optional_member(v2411_to_2607::server_capabilities_resources_json()),
         ),
         ("tasks", s::optional_member(server_capabilities_tasks_json())),
-        (
-            "tools",
-            s::optional_member(
-                v2024_11_05_to_v2026_07_28::server_capabilities_tools_json(),
-            ),
-        ),
+        ("tools", s::optional_member(v2411_to_2607::server_capabilities_tools_json())),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_prompts;
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_resources;
+pub use v2411_to_2607::server_capabilities_prompts;
+pub use v2411_to_2607::server_capabilities_resources;
 /// Values of [`super::ServerCapabilitiesTasks`].
 pub fn server_capabilities_tasks() -> BoxedStrategy<super::ServerCapabilitiesTasks> {
     s::typed(server_capabilities_tasks_json())
@@ -1797,7 +1661,7 @@ fn server_capabilities_tasks_requests_tools_json() -> BoxedStrategy<
 > {
     s::object([("call", s::optional_member(s::object_json()))])
 }
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_tools;
+pub use v2411_to_2607::server_capabilities_tools;
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
     s::typed(server_notification_json())
@@ -1850,14 +1714,11 @@ pub fn server_result() -> BoxedStrategy<super::ServerResult> {
 fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("Result", v2024_11_05_to_v2025_11_25::result_json()),
+            ("Result", v2411_to_2511::result_json()),
             ("InitializeResult", initialize_result_json()),
             ("ListResourcesResult", list_resources_result_json()),
             ("ListResourceTemplatesResult", list_resource_templates_result_json()),
-            (
-                "ReadResourceResult",
-                v2025_06_18_and_v2025_11_25::read_resource_result_json(),
-            ),
+            ("ReadResourceResult", v2506_and_2511::read_resource_result_json()),
             ("ListPromptsResult", list_prompts_result_json()),
             ("GetPromptResult", get_prompt_result_json()),
             ("ListToolsResult", list_tools_result_json()),
@@ -1866,7 +1727,7 @@ fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
             ("GetTaskPayloadResult", get_task_payload_result_json()),
             ("CancelTaskResult", cancel_task_result_json()),
             ("ListTasksResult", list_tasks_result_json()),
-            ("CompleteResult", v2024_11_05_to_v2025_11_25::complete_result_json()),
+            ("CompleteResult", v2411_to_2511::complete_result_json()),
         ]),
         |json| s::variant_of(json, super::ServerResult::variant_name),
     )
@@ -1878,12 +1739,9 @@ pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
 /// Values of [`super::SetLevelRequest`] as JSON.
 fn set_level_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2025_11_25::method_logging_set_level_json()),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2511::method_logging_set_level_json())),
         ("params", s::required(set_level_request_params_json())),
     ])
 }
@@ -1895,7 +1753,7 @@ pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams>
 fn set_level_request_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(set_level_request_params_meta_json())),
-        ("level", s::required(v2024_11_05_to_v2026_07_28::logging_level_json())),
+        ("level", s::required(v2411_to_2607::logging_level_json())),
     ])
 }
 /// Values of [`super::SetLevelRequestParamsMeta`].
@@ -1908,18 +1766,15 @@ pub fn set_level_request_params_meta() -> BoxedStrategy<
 fn set_level_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-pub use v2025_11_25_and_v2026_07_28::single_select_enum_schema;
-pub use v2025_11_25_and_v2026_07_28::string_schema;
-pub use v2025_06_18_to_v2026_07_28::string_schema_format;
+pub use v2511_and_2607::single_select_enum_schema;
+pub use v2511_and_2607::string_schema;
+pub use v2506_to_2607::string_schema_format;
 /// Values of [`super::SubscribeRequest`].
 pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
     s::typed(subscribe_request_json())
@@ -1927,12 +1782,9 @@ pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
 /// Values of [`super::SubscribeRequest`] as JSON.
 fn subscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2025_11_25::method_resources_subscribe_json()),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2511::method_resources_subscribe_json())),
         ("params", s::required(subscribe_request_params_json())),
     ])
 }
@@ -1957,10 +1809,7 @@ pub fn subscribe_request_params_meta() -> BoxedStrategy<
 fn subscribe_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -2005,10 +1854,7 @@ pub fn task_augmented_request_params_meta() -> BoxedStrategy<
 fn task_augmented_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
@@ -2037,7 +1883,7 @@ pub fn task_status_notification() -> BoxedStrategy<super::TaskStatusNotification
 /// Values of [`super::TaskStatusNotification`] as JSON.
 fn task_status_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("method", s::required(method_notifications_tasks_status_json())),
         ("params", s::required(task_status_notification_params_json())),
     ])
@@ -2061,13 +1907,13 @@ fn task_status_notification_params_json() -> BoxedStrategy<::serde_json::Value> 
         ("ttl", s::nullable(s::integer_json(None, None))),
     ])
 }
-pub use v2025_06_18_and_v2025_11_25::text_content;
-pub use v2025_06_18_and_v2025_11_25::text_resource_contents;
-pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema;
-pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_items;
-pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_items_any_of_item;
-pub use v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema;
-pub use v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema_one_of_item;
+pub use v2506_and_2511::text_content;
+pub use v2506_and_2511::text_resource_contents;
+pub use v2511_and_2607::titled_multi_select_enum_schema;
+pub use v2511_and_2607::titled_multi_select_enum_schema_items;
+pub use v2511_and_2607::titled_multi_select_enum_schema_items_any_of_item;
+pub use v2511_and_2607::titled_single_select_enum_schema;
+pub use v2511_and_2607::titled_single_select_enum_schema_one_of_item;
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     s::typed(tool_json())
@@ -2076,17 +1922,12 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 fn tool_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_03_26_to_v2026_07_28::tool_annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2503_to_2607::tool_annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         ("execution", s::optional_member(tool_execution_json())),
         (
             "icons",
-            s::optional_member(
-                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2511_and_2607::icon_json(), None, None)),
         ),
         ("inputSchema", s::required(tool_input_schema_json())),
         ("name", s::required(s::string_json(None, None, None))),
@@ -2094,9 +1935,9 @@ fn tool_json() -> BoxedStrategy<::serde_json::Value> {
         ("title", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-pub use v2025_03_26_to_v2026_07_28::tool_annotations;
-pub use v2025_11_25_and_v2026_07_28::tool_choice;
-pub use v2025_11_25_and_v2026_07_28::tool_choice_mode;
+pub use v2503_to_2607::tool_annotations;
+pub use v2511_and_2607::tool_choice;
+pub use v2511_and_2607::tool_choice_mode;
 /// Values of [`super::ToolExecution`].
 pub fn tool_execution() -> BoxedStrategy<super::ToolExecution> {
     s::typed(tool_execution_json())
@@ -2128,7 +1969,7 @@ fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
                 s::array_json(s::string_json(None, None, None), None, None),
             ),
         ),
-        ("type", s::required(v2025_11_25_and_v2026_07_28::type_object_json())),
+        ("type", s::required(v2511_and_2607::type_object_json())),
     ])
 }
 /// Values of [`super::ToolListChangedNotification`].
@@ -2140,12 +1981,10 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::ToolListChangedNotification`] as JSON.
 fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed_json(),
-            ),
+            s::required(v2411_to_2607::method_notifications_tools_list_changed_json()),
         ),
         ("params", s::optional_member(notification_params_json())),
     ])
@@ -2165,7 +2004,7 @@ fn tool_output_schema_json() -> BoxedStrategy<::serde_json::Value> {
                 s::array_json(s::string_json(None, None, None), None, None),
             ),
         ),
-        ("type", s::required(v2025_11_25_and_v2026_07_28::type_object_json())),
+        ("type", s::required(v2511_and_2607::type_object_json())),
     ])
 }
 /// Values of [`super::ToolResultContent`].
@@ -2180,7 +2019,7 @@ fn tool_result_content_json() -> BoxedStrategy<::serde_json::Value> {
         ("isError", s::optional_member(s::boolean_json())),
         ("structuredContent", s::optional_member(s::object_json())),
         ("toolUseId", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2025_11_25_and_v2026_07_28::type_tool_result_json())),
+        ("type", s::required(v2511_and_2607::type_tool_result_json())),
     ])
 }
 /// Values of [`super::ToolUseContent`].
@@ -2194,22 +2033,22 @@ fn tool_use_content_json() -> BoxedStrategy<::serde_json::Value> {
         ("id", s::required(s::string_json(None, None, None))),
         ("input", s::required(s::object_json())),
         ("name", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2025_11_25_and_v2026_07_28::type_tool_use_json())),
+        ("type", s::required(v2511_and_2607::type_tool_use_json())),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::type_array;
-pub use v2025_03_26_to_v2026_07_28::type_audio;
-pub use v2025_06_18_to_v2026_07_28::type_boolean;
-pub use v2024_11_05_to_v2026_07_28::type_image;
-pub use v2025_11_25_and_v2026_07_28::type_object;
-pub use v2024_11_05_to_v2026_07_28::type_ref_prompt;
-pub use v2025_06_18_to_v2026_07_28::type_ref_resource;
-pub use v2024_11_05_to_v2026_07_28::type_resource;
-pub use v2025_06_18_to_v2026_07_28::type_resource_link;
-pub use v2025_11_25_and_v2026_07_28::type_string;
-pub use v2024_11_05_to_v2026_07_28::type_text;
-pub use v2025_11_25_and_v2026_07_28::type_tool_result;
-pub use v2025_11_25_and_v2026_07_28::type_tool_use;
+pub use v2511_and_2607::type_array;
+pub use v2503_to_2607::type_audio;
+pub use v2506_to_2607::type_boolean;
+pub use v2411_to_2607::type_image;
+pub use v2511_and_2607::type_object;
+pub use v2411_to_2607::type_ref_prompt;
+pub use v2506_to_2607::type_ref_resource;
+pub use v2411_to_2607::type_resource;
+pub use v2506_to_2607::type_resource_link;
+pub use v2511_and_2607::type_string;
+pub use v2411_to_2607::type_text;
+pub use v2511_and_2607::type_tool_result;
+pub use v2511_and_2607::type_tool_use;
 /// Values of [`super::URLElicitationRequiredError`].
 pub fn urlelicitation_required_error() -> BoxedStrategy<
     super::URLElicitationRequiredError,
@@ -2220,8 +2059,8 @@ pub fn urlelicitation_required_error() -> BoxedStrategy<
 fn urlelicitation_required_error_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("error", s::required(urlelicitation_required_error_error_json())),
-        ("id", s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::optional_member(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
     ])
 }
 /// Values of [`super::URLElicitationRequiredErrorError`].
@@ -2266,12 +2105,9 @@ pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
 /// Values of [`super::UnsubscribeRequest`] as JSON.
 fn unsubscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2025_11_25::method_resources_unsubscribe_json()),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2511::method_resources_unsubscribe_json())),
         ("params", s::required(unsubscribe_request_params_json())),
     ])
 }
@@ -2296,24 +2132,21 @@ pub fn unsubscribe_request_params_meta() -> BoxedStrategy<
 fn unsubscribe_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
-            (
-                "progressToken",
-                s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-            ),
+            ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
         ]),
         s::extra(s::any_json(), &["progressToken"]),
         None,
     )
 }
-pub use v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema;
-pub use v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema_items;
-pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
+pub use v2511_and_2607::untitled_multi_select_enum_schema;
+pub use v2511_and_2607::untitled_multi_select_enum_schema_items;
+pub use v2511_and_2607::untitled_single_select_enum_schema;
 ::mcpwire_types::support::sample_table! {
-    "Annotations" Annotations v2025_06_18_to_v2026_07_28::annotations_json;
-    "AudioContent" AudioContent v2025_06_18_and_v2025_11_25::audio_content_json;
-    "BaseMetadata" BaseMetadata v2025_06_18_to_v2026_07_28::base_metadata_json;
-    "BlobResourceContents" BlobResourceContents v2025_06_18_and_v2025_11_25::blob_resource_contents_json;
-    "BooleanSchema" BooleanSchema v2025_06_18_to_v2026_07_28::boolean_schema_json;
+    "Annotations" Annotations v2506_to_2607::annotations_json;
+    "AudioContent" AudioContent v2506_and_2511::audio_content_json;
+    "BaseMetadata" BaseMetadata v2506_to_2607::base_metadata_json;
+    "BlobResourceContents" BlobResourceContents v2506_and_2511::blob_resource_contents_json;
+    "BooleanSchema" BooleanSchema v2506_to_2607::boolean_schema_json;
     "CallToolRequest" CallToolRequest call_tool_request_json;
     "CallToolRequestParams" CallToolRequestParams call_tool_request_params_json;
     "CallToolResult" CallToolResult call_tool_result_json;
@@ -2327,23 +2160,23 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "ClientResult" ClientResult client_result_json;
     "CompleteRequest" CompleteRequest complete_request_json;
     "CompleteRequestParams" CompleteRequestParams complete_request_params_json;
-    "CompleteResult" CompleteResult v2024_11_05_to_v2025_11_25::complete_result_json;
+    "CompleteResult" CompleteResult v2411_to_2511::complete_result_json;
     "ContentBlock" ContentBlock content_block_json;
     "CreateMessageRequest" CreateMessageRequest create_message_request_json;
     "CreateMessageRequestParams" CreateMessageRequestParams create_message_request_params_json;
     "CreateMessageResult" CreateMessageResult create_message_result_json;
     "CreateTaskResult" CreateTaskResult create_task_result_json;
-    "Cursor" Cursor v2024_11_05_to_v2026_07_28::cursor_json;
+    "Cursor" Cursor v2411_to_2607::cursor_json;
     "ElicitRequest" ElicitRequest elicit_request_json;
     "ElicitRequestFormParams" ElicitRequestFormParams elicit_request_form_params_json;
     "ElicitRequestParams" ElicitRequestParams elicit_request_params_json;
     "ElicitRequestURLParams" ElicitRequestURLParams elicit_request_urlparams_json;
     "ElicitResult" ElicitResult elicit_result_json;
     "ElicitationCompleteNotification" ElicitationCompleteNotification elicitation_complete_notification_json;
-    "EmbeddedResource" EmbeddedResource v2025_06_18_and_v2025_11_25::embedded_resource_json;
-    "EmptyResult" EmptyResult v2024_11_05_to_v2025_11_25::empty_result_json;
-    "EnumSchema" EnumSchema v2025_11_25_and_v2026_07_28::enum_schema_json;
-    "Error" Error v2025_11_25_and_v2026_07_28::error_json;
+    "EmbeddedResource" EmbeddedResource v2506_and_2511::embedded_resource_json;
+    "EmptyResult" EmptyResult v2411_to_2511::empty_result_json;
+    "EnumSchema" EnumSchema v2511_and_2607::enum_schema_json;
+    "Error" Error v2511_and_2607::error_json;
     "GetPromptRequest" GetPromptRequest get_prompt_request_json;
     "GetPromptRequestParams" GetPromptRequestParams get_prompt_request_params_json;
     "GetPromptResult" GetPromptResult get_prompt_result_json;
@@ -2351,21 +2184,21 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "GetTaskPayloadResult" GetTaskPayloadResult get_task_payload_result_json;
     "GetTaskRequest" GetTaskRequest get_task_request_json;
     "GetTaskResult" GetTaskResult get_task_result_json;
-    "Icon" Icon v2025_11_25_and_v2026_07_28::icon_json;
-    "Icons" Icons v2025_11_25_and_v2026_07_28::icons_json;
-    "ImageContent" ImageContent v2025_06_18_and_v2025_11_25::image_content_json;
-    "Implementation" Implementation v2025_11_25_and_v2026_07_28::implementation_json;
+    "Icon" Icon v2511_and_2607::icon_json;
+    "Icons" Icons v2511_and_2607::icons_json;
+    "ImageContent" ImageContent v2506_and_2511::image_content_json;
+    "Implementation" Implementation v2511_and_2607::implementation_json;
     "InitializeRequest" InitializeRequest initialize_request_json;
     "InitializeRequestParams" InitializeRequestParams initialize_request_params_json;
     "InitializeResult" InitializeResult initialize_result_json;
     "InitializedNotification" InitializedNotification initialized_notification_json;
-    "JSONRPCErrorResponse" JSONRPCErrorResponse v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json;
+    "JSONRPCErrorResponse" JSONRPCErrorResponse v2511_and_2607::jsonrpcerror_response_json;
     "JSONRPCMessage" JSONRPCMessage jsonrpcmessage_json;
-    "JSONRPCNotification" JSONRPCNotification v2025_11_25_and_v2026_07_28::jsonrpcnotification_json;
-    "JSONRPCRequest" JSONRPCRequest v2025_11_25_and_v2026_07_28::jsonrpcrequest_json;
+    "JSONRPCNotification" JSONRPCNotification v2511_and_2607::jsonrpcnotification_json;
+    "JSONRPCRequest" JSONRPCRequest v2511_and_2607::jsonrpcrequest_json;
     "JSONRPCResponse" JSONRPCResponse jsonrpcresponse_json;
     "JSONRPCResultResponse" JSONRPCResultResponse jsonrpcresult_response_json;
-    "LegacyTitledEnumSchema" LegacyTitledEnumSchema v2025_11_25_and_v2026_07_28::legacy_titled_enum_schema_json;
+    "LegacyTitledEnumSchema" LegacyTitledEnumSchema v2511_and_2607::legacy_titled_enum_schema_json;
     "ListPromptsRequest" ListPromptsRequest list_prompts_request_json;
     "ListPromptsResult" ListPromptsResult list_prompts_result_json;
     "ListResourceTemplatesRequest" ListResourceTemplatesRequest list_resource_templates_request_json;
@@ -2373,52 +2206,52 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "ListResourcesRequest" ListResourcesRequest list_resources_request_json;
     "ListResourcesResult" ListResourcesResult list_resources_result_json;
     "ListRootsRequest" ListRootsRequest list_roots_request_json;
-    "ListRootsResult" ListRootsResult v2025_06_18_and_v2025_11_25::list_roots_result_json;
+    "ListRootsResult" ListRootsResult v2506_and_2511::list_roots_result_json;
     "ListTasksRequest" ListTasksRequest list_tasks_request_json;
     "ListTasksResult" ListTasksResult list_tasks_result_json;
     "ListToolsRequest" ListToolsRequest list_tools_request_json;
     "ListToolsResult" ListToolsResult list_tools_result_json;
-    "LoggingLevel" LoggingLevel v2024_11_05_to_v2026_07_28::logging_level_json;
+    "LoggingLevel" LoggingLevel v2411_to_2607::logging_level_json;
     "LoggingMessageNotification" LoggingMessageNotification logging_message_notification_json;
     "LoggingMessageNotificationParams" LoggingMessageNotificationParams logging_message_notification_params_json;
-    "ModelHint" ModelHint v2024_11_05_to_v2026_07_28::model_hint_json;
-    "ModelPreferences" ModelPreferences v2024_11_05_to_v2026_07_28::model_preferences_json;
-    "MultiSelectEnumSchema" MultiSelectEnumSchema v2025_11_25_and_v2026_07_28::multi_select_enum_schema_json;
-    "Notification" Notification v2025_11_25_and_v2026_07_28::notification_json;
+    "ModelHint" ModelHint v2411_to_2607::model_hint_json;
+    "ModelPreferences" ModelPreferences v2411_to_2607::model_preferences_json;
+    "MultiSelectEnumSchema" MultiSelectEnumSchema v2511_and_2607::multi_select_enum_schema_json;
+    "Notification" Notification v2511_and_2607::notification_json;
     "NotificationParams" NotificationParams notification_params_json;
-    "NumberSchema" NumberSchema v2025_11_25_and_v2026_07_28::number_schema_json;
+    "NumberSchema" NumberSchema v2511_and_2607::number_schema_json;
     "PaginatedRequest" PaginatedRequest paginated_request_json;
     "PaginatedRequestParams" PaginatedRequestParams paginated_request_params_json;
-    "PaginatedResult" PaginatedResult v2024_11_05_to_v2025_11_25::paginated_result_json;
+    "PaginatedResult" PaginatedResult v2411_to_2511::paginated_result_json;
     "PingRequest" PingRequest ping_request_json;
-    "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition v2025_11_25_and_v2026_07_28::primitive_schema_definition_json;
+    "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition v2511_and_2607::primitive_schema_definition_json;
     "ProgressNotification" ProgressNotification progress_notification_json;
     "ProgressNotificationParams" ProgressNotificationParams progress_notification_params_json;
-    "ProgressToken" ProgressToken v2024_11_05_to_v2026_07_28::progress_token_json;
+    "ProgressToken" ProgressToken v2411_to_2607::progress_token_json;
     "Prompt" Prompt prompt_json;
-    "PromptArgument" PromptArgument v2025_06_18_to_v2026_07_28::prompt_argument_json;
+    "PromptArgument" PromptArgument v2506_to_2607::prompt_argument_json;
     "PromptListChangedNotification" PromptListChangedNotification prompt_list_changed_notification_json;
     "PromptMessage" PromptMessage prompt_message_json;
-    "PromptReference" PromptReference v2025_06_18_to_v2026_07_28::prompt_reference_json;
+    "PromptReference" PromptReference v2506_to_2607::prompt_reference_json;
     "ReadResourceRequest" ReadResourceRequest read_resource_request_json;
     "ReadResourceRequestParams" ReadResourceRequestParams read_resource_request_params_json;
-    "ReadResourceResult" ReadResourceResult v2025_06_18_and_v2025_11_25::read_resource_result_json;
+    "ReadResourceResult" ReadResourceResult v2506_and_2511::read_resource_result_json;
     "RelatedTaskMetadata" RelatedTaskMetadata related_task_metadata_json;
-    "Request" Request v2025_11_25_and_v2026_07_28::request_json;
-    "RequestId" RequestId v2024_11_05_to_v2026_07_28::request_id_json;
+    "Request" Request v2511_and_2607::request_json;
+    "RequestId" RequestId v2411_to_2607::request_id_json;
     "RequestParams" RequestParams request_params_json;
     "Resource" Resource resource_json;
-    "ResourceContents" ResourceContents v2025_06_18_and_v2025_11_25::resource_contents_json;
+    "ResourceContents" ResourceContents v2506_and_2511::resource_contents_json;
     "ResourceLink" ResourceLink resource_link_json;
     "ResourceListChangedNotification" ResourceListChangedNotification resource_list_changed_notification_json;
     "ResourceRequestParams" ResourceRequestParams resource_request_params_json;
     "ResourceTemplate" ResourceTemplate resource_template_json;
-    "ResourceTemplateReference" ResourceTemplateReference v2025_06_18_to_v2026_07_28::resource_template_reference_json;
+    "ResourceTemplateReference" ResourceTemplateReference v2506_to_2607::resource_template_reference_json;
     "ResourceUpdatedNotification" ResourceUpdatedNotification resource_updated_notification_json;
     "ResourceUpdatedNotificationParams" ResourceUpdatedNotificationParams resource_updated_notification_params_json;
-    "Result" Result v2024_11_05_to_v2025_11_25::result_json;
-    "Role" Role v2024_11_05_to_v2026_07_28::role_json;
-    "Root" Root v2025_06_18_and_v2025_11_25::root_json;
+    "Result" Result v2411_to_2511::result_json;
+    "Role" Role v2411_to_2607::role_json;
+    "Root" Root v2506_and_2511::root_json;
     "RootsListChangedNotification" RootsListChangedNotification roots_list_changed_notification_json;
     "SamplingMessage" SamplingMessage sampling_message_json;
     "SamplingMessageContentBlock" SamplingMessageContentBlock sampling_message_content_block_json;
@@ -2428,8 +2261,8 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "ServerResult" ServerResult server_result_json;
     "SetLevelRequest" SetLevelRequest set_level_request_json;
     "SetLevelRequestParams" SetLevelRequestParams set_level_request_params_json;
-    "SingleSelectEnumSchema" SingleSelectEnumSchema v2025_11_25_and_v2026_07_28::single_select_enum_schema_json;
-    "StringSchema" StringSchema v2025_11_25_and_v2026_07_28::string_schema_json;
+    "SingleSelectEnumSchema" SingleSelectEnumSchema v2511_and_2607::single_select_enum_schema_json;
+    "StringSchema" StringSchema v2511_and_2607::string_schema_json;
     "SubscribeRequest" SubscribeRequest subscribe_request_json;
     "SubscribeRequestParams" SubscribeRequestParams subscribe_request_params_json;
     "Task" Task task_json;
@@ -2438,13 +2271,13 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "TaskStatus" TaskStatus task_status_json;
     "TaskStatusNotification" TaskStatusNotification task_status_notification_json;
     "TaskStatusNotificationParams" TaskStatusNotificationParams task_status_notification_params_json;
-    "TextContent" TextContent v2025_06_18_and_v2025_11_25::text_content_json;
-    "TextResourceContents" TextResourceContents v2025_06_18_and_v2025_11_25::text_resource_contents_json;
-    "TitledMultiSelectEnumSchema" TitledMultiSelectEnumSchema v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_json;
-    "TitledSingleSelectEnumSchema" TitledSingleSelectEnumSchema v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema_json;
+    "TextContent" TextContent v2506_and_2511::text_content_json;
+    "TextResourceContents" TextResourceContents v2506_and_2511::text_resource_contents_json;
+    "TitledMultiSelectEnumSchema" TitledMultiSelectEnumSchema v2511_and_2607::titled_multi_select_enum_schema_json;
+    "TitledSingleSelectEnumSchema" TitledSingleSelectEnumSchema v2511_and_2607::titled_single_select_enum_schema_json;
     "Tool" Tool tool_json;
-    "ToolAnnotations" ToolAnnotations v2025_03_26_to_v2026_07_28::tool_annotations_json;
-    "ToolChoice" ToolChoice v2025_11_25_and_v2026_07_28::tool_choice_json;
+    "ToolAnnotations" ToolAnnotations v2503_to_2607::tool_annotations_json;
+    "ToolChoice" ToolChoice v2511_and_2607::tool_choice_json;
     "ToolExecution" ToolExecution tool_execution_json;
     "ToolListChangedNotification" ToolListChangedNotification tool_list_changed_notification_json;
     "ToolResultContent" ToolResultContent tool_result_content_json;
@@ -2452,6 +2285,6 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "URLElicitationRequiredError" URLElicitationRequiredError urlelicitation_required_error_json;
     "UnsubscribeRequest" UnsubscribeRequest unsubscribe_request_json;
     "UnsubscribeRequestParams" UnsubscribeRequestParams unsubscribe_request_params_json;
-    "UntitledMultiSelectEnumSchema" UntitledMultiSelectEnumSchema v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema_json;
-    "UntitledSingleSelectEnumSchema" UntitledSingleSelectEnumSchema v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema_json;
+    "UntitledMultiSelectEnumSchema" UntitledMultiSelectEnumSchema v2511_and_2607::untitled_multi_select_enum_schema_json;
+    "UntitledSingleSelectEnumSchema" UntitledSingleSelectEnumSchema v2511_and_2607::untitled_single_select_enum_schema_json;
 }

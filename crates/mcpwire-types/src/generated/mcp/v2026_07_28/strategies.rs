@@ -3,11 +3,11 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::shared::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
-use super::super::shared::v2025_03_26_to_v2026_07_28::strategies as v2025_03_26_to_v2026_07_28;
-use super::super::shared::v2025_06_18_to_v2026_07_28::strategies as v2025_06_18_to_v2026_07_28;
-use super::super::shared::v2025_11_25_and_v2026_07_28::strategies as v2025_11_25_and_v2026_07_28;
-pub use v2025_06_18_to_v2026_07_28::annotations;
+use super::super::v2411_to_2607::strategies as v2411_to_2607;
+use super::super::v2503_to_2607::strategies as v2503_to_2607;
+use super::super::v2506_to_2607::strategies as v2506_to_2607;
+use super::super::v2511_and_2607::strategies as v2511_and_2607;
+pub use v2506_to_2607::annotations;
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
     s::typed(audio_content_json())
@@ -16,16 +16,13 @@ pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
 fn audio_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("data", s::required(s::string_json(Some("byte"), None, None))),
         ("mimeType", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2025_03_26_to_v2026_07_28::type_audio_json())),
+        ("type", s::required(v2503_to_2607::type_audio_json())),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::base_metadata;
+pub use v2506_to_2607::base_metadata;
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
     s::typed(blob_resource_contents_json())
@@ -39,7 +36,7 @@ fn blob_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::boolean_schema;
+pub use v2506_to_2607::boolean_schema;
 /// Values of [`super::CacheableResult`].
 pub fn cacheable_result() -> BoxedStrategy<super::CacheableResult> {
     s::typed(cacheable_result_json())
@@ -70,9 +67,9 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 /// Values of [`super::CallToolRequest`] as JSON.
 fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_tools_call_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_tools_call_json())),
         ("params", s::required(call_tool_request_params_json())),
     ])
 }
@@ -111,8 +108,8 @@ pub fn call_tool_result_response() -> BoxedStrategy<super::CallToolResultRespons
 /// Values of [`super::CallToolResultResponse`] as JSON.
 fn call_tool_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("result", s::required(call_tool_result_response_result_json())),
     ])
 }
@@ -139,13 +136,8 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 /// Values of [`super::CancelledNotification`] as JSON.
 fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_cancelled_json(),
-            ),
-        ),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_notifications_cancelled_json())),
         ("params", s::required(cancelled_notification_params_json())),
     ])
 }
@@ -160,7 +152,7 @@ fn cancelled_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(notification_meta_object_json())),
         ("reason", s::optional_member(s::string_json(None, None, None))),
-        ("requestId", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("requestId", s::required(v2411_to_2607::request_id_json())),
     ])
 }
 /// Values of [`super::ClientCapabilities`].
@@ -210,13 +202,8 @@ pub fn client_notification() -> BoxedStrategy<super::ClientNotification> {
 /// Values of [`super::ClientNotification`] as JSON.
 fn client_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_cancelled_json(),
-            ),
-        ),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_notifications_cancelled_json())),
         ("params", s::required(cancelled_notification_params_json())),
     ])
 }
@@ -321,12 +308,9 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 /// Values of [`super::CompleteRequest`] as JSON.
 fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_completion_complete_json()),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_completion_complete_json())),
         ("params", s::required(complete_request_params_json())),
     ])
 }
@@ -340,25 +324,18 @@ fn complete_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::required(request_meta_object_json())),
         (
             "argument",
-            s::required(
-                v2025_11_25_and_v2026_07_28::complete_request_params_argument_json(),
-            ),
+            s::required(v2511_and_2607::complete_request_params_argument_json()),
         ),
         (
             "context",
-            s::optional_member(
-                v2025_11_25_and_v2026_07_28::complete_request_params_context_json(),
-            ),
+            s::optional_member(v2511_and_2607::complete_request_params_context_json()),
         ),
-        (
-            "ref",
-            s::required(v2025_11_25_and_v2026_07_28::complete_request_params_ref_json()),
-        ),
+        ("ref", s::required(v2511_and_2607::complete_request_params_ref_json())),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::complete_request_params_argument;
-pub use v2025_11_25_and_v2026_07_28::complete_request_params_context;
-pub use v2025_11_25_and_v2026_07_28::complete_request_params_ref;
+pub use v2511_and_2607::complete_request_params_argument;
+pub use v2511_and_2607::complete_request_params_context;
+pub use v2511_and_2607::complete_request_params_ref;
 /// Values of [`super::CompleteResult`].
 pub fn complete_result() -> BoxedStrategy<super::CompleteResult> {
     s::typed(complete_result_json())
@@ -395,8 +372,8 @@ pub fn complete_result_response() -> BoxedStrategy<super::CompleteResultResponse
 /// Values of [`super::CompleteResultResponse`] as JSON.
 fn complete_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("result", s::required(complete_result_json())),
     ])
 }
@@ -424,12 +401,7 @@ pub fn create_message_request() -> BoxedStrategy<super::CreateMessageRequest> {
 /// Values of [`super::CreateMessageRequest`] as JSON.
 fn create_message_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_sampling_create_message_json(),
-            ),
-        ),
+        ("method", s::required(v2411_to_2607::method_sampling_create_message_json())),
         ("params", s::required(create_message_request_params_json())),
     ])
 }
@@ -445,7 +417,7 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         (
             "includeContext",
             s::optional_member(
-                v2025_11_25_and_v2026_07_28::create_message_request_params_include_context_json(),
+                v2511_and_2607::create_message_request_params_include_context_json(),
             ),
         ),
         ("maxTokens", s::required(s::integer_json(None, None))),
@@ -453,7 +425,7 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("metadata", s::optional_member(jsonobject_json())),
         (
             "modelPreferences",
-            s::optional_member(v2024_11_05_to_v2026_07_28::model_preferences_json()),
+            s::optional_member(v2411_to_2607::model_preferences_json()),
         ),
         (
             "stopSequences",
@@ -463,14 +435,11 @@ fn create_message_request_params_json() -> BoxedStrategy<::serde_json::Value> {
         ),
         ("systemPrompt", s::optional_member(s::string_json(None, None, None))),
         ("temperature", s::optional_member(s::number_json(None, None))),
-        (
-            "toolChoice",
-            s::optional_member(v2025_11_25_and_v2026_07_28::tool_choice_json()),
-        ),
+        ("toolChoice", s::optional_member(v2511_and_2607::tool_choice_json())),
         ("tools", s::optional_member(s::array_json(tool_json(), None, None))),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::create_message_request_params_include_context;
+pub use v2511_and_2607::create_message_request_params_include_context;
 /// Values of [`super::CreateMessageResult`].
 pub fn create_message_result() -> BoxedStrategy<super::CreateMessageResult> {
     s::typed(create_message_result_json())
@@ -481,7 +450,7 @@ fn create_message_result_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(meta_object_json())),
         ("content", s::required(create_message_result_content_json())),
         ("model", s::required(s::string_json(None, None, None))),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
         ("stopReason", s::optional_member(s::string_json(None, None, None))),
     ])
 }
@@ -505,7 +474,7 @@ fn create_message_result_content_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::CreateMessageResultContent::variant_name),
     )
 }
-pub use v2024_11_05_to_v2026_07_28::cursor;
+pub use v2411_to_2607::cursor;
 /// Values of [`super::DiscoverRequest`].
 pub fn discover_request() -> BoxedStrategy<super::DiscoverRequest> {
     s::typed(discover_request_json())
@@ -513,8 +482,8 @@ pub fn discover_request() -> BoxedStrategy<super::DiscoverRequest> {
 /// Values of [`super::DiscoverRequest`] as JSON.
 fn discover_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("method", s::required(method_server_discover_json())),
         ("params", s::required(request_params_json())),
     ])
@@ -553,8 +522,8 @@ pub fn discover_result_response() -> BoxedStrategy<super::DiscoverResultResponse
 /// Values of [`super::DiscoverResultResponse`] as JSON.
 fn discover_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("result", s::required(discover_result_json())),
     ])
 }
@@ -565,10 +534,7 @@ pub fn elicit_request() -> BoxedStrategy<super::ElicitRequest> {
 /// Values of [`super::ElicitRequest`] as JSON.
 fn elicit_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(v2025_06_18_to_v2026_07_28::method_elicitation_create_json()),
-        ),
+        ("method", s::required(v2506_to_2607::method_elicitation_create_json())),
         ("params", s::required(elicit_request_params_json())),
     ])
 }
@@ -580,16 +546,16 @@ pub fn elicit_request_form_params() -> BoxedStrategy<super::ElicitRequestFormPar
 fn elicit_request_form_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("message", s::required(s::string_json(None, None, None))),
-        ("mode", s::optional_member(v2025_11_25_and_v2026_07_28::mode_form_json())),
+        ("mode", s::optional_member(v2511_and_2607::mode_form_json())),
         (
             "requestedSchema",
             s::required(
-                v2025_11_25_and_v2026_07_28::elicit_request_form_params_requested_schema_json(),
+                v2511_and_2607::elicit_request_form_params_requested_schema_json(),
             ),
         ),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::elicit_request_form_params_requested_schema;
+pub use v2511_and_2607::elicit_request_form_params_requested_schema;
 /// Values of [`super::ElicitRequestParams`].
 pub fn elicit_request_params() -> BoxedStrategy<super::ElicitRequestParams> {
     s::typed(elicit_request_params_json())
@@ -612,7 +578,7 @@ pub fn elicit_request_urlparams() -> BoxedStrategy<super::ElicitRequestURLParams
 fn elicit_request_urlparams_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("message", s::required(s::string_json(None, None, None))),
-        ("mode", s::required(v2025_11_25_and_v2026_07_28::mode_url_json())),
+        ("mode", s::required(v2511_and_2607::mode_url_json())),
         ("url", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
@@ -623,19 +589,17 @@ pub fn elicit_result() -> BoxedStrategy<super::ElicitResult> {
 /// Values of [`super::ElicitResult`] as JSON.
 fn elicit_result_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("action", s::required(v2025_06_18_to_v2026_07_28::elicit_result_action_json())),
+        ("action", s::required(v2506_to_2607::elicit_result_action_json())),
         (
             "content",
             s::optional_member(
-                s::map_json(
-                    v2025_11_25_and_v2026_07_28::elicit_result_content_value_json(),
-                ),
+                s::map_json(v2511_and_2607::elicit_result_content_value_json()),
             ),
         ),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::elicit_result_action;
-pub use v2025_11_25_and_v2026_07_28::elicit_result_content_value;
+pub use v2506_to_2607::elicit_result_action;
+pub use v2511_and_2607::elicit_result_content_value;
 /// Values of [`super::EmbeddedResource`].
 pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
     s::typed(embedded_resource_json())
@@ -644,12 +608,9 @@ pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
 fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("resource", s::required(embedded_resource_resource_json())),
-        ("type", s::required(v2024_11_05_to_v2026_07_28::type_resource_json())),
+        ("type", s::required(v2411_to_2607::type_resource_json())),
     ])
 }
 /// Values of [`super::EmbeddedResourceResource`].
@@ -674,8 +635,8 @@ pub fn empty_result() -> BoxedStrategy<super::EmptyResult> {
 fn empty_result_json() -> BoxedStrategy<::serde_json::Value> {
     result_json()
 }
-pub use v2025_11_25_and_v2026_07_28::enum_schema;
-pub use v2025_11_25_and_v2026_07_28::error;
+pub use v2511_and_2607::enum_schema;
+pub use v2511_and_2607::error;
 /// Values of [`super::GetPromptRequest`].
 pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
     s::typed(get_prompt_request_json())
@@ -683,9 +644,9 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 /// Values of [`super::GetPromptRequest`] as JSON.
 fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_prompts_get_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_prompts_get_json())),
         ("params", s::required(get_prompt_request_params_json())),
     ])
 }
@@ -723,8 +684,8 @@ pub fn get_prompt_result_response() -> BoxedStrategy<super::GetPromptResultRespo
 /// Values of [`super::GetPromptResultResponse`] as JSON.
 fn get_prompt_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("result", s::required(get_prompt_result_response_result_json())),
     ])
 }
@@ -752,8 +713,8 @@ pub fn header_mismatch_error() -> BoxedStrategy<super::HeaderMismatchError> {
 fn header_mismatch_error_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("error", s::required(header_mismatch_error_error_json())),
-        ("id", s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::optional_member(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
     ])
 }
 /// Values of [`super::HeaderMismatchErrorError`].
@@ -768,9 +729,9 @@ fn header_mismatch_error_error_json() -> BoxedStrategy<::serde_json::Value> {
         ("message", s::required(s::string_json(None, None, None))),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::icon;
-pub use v2025_11_25_and_v2026_07_28::icon_theme;
-pub use v2025_11_25_and_v2026_07_28::icons;
+pub use v2511_and_2607::icon;
+pub use v2511_and_2607::icon_theme;
+pub use v2511_and_2607::icons;
 /// Values of [`super::ImageContent`].
 pub fn image_content() -> BoxedStrategy<super::ImageContent> {
     s::typed(image_content_json())
@@ -779,16 +740,13 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("data", s::required(s::string_json(Some("byte"), None, None))),
         ("mimeType", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2024_11_05_to_v2026_07_28::type_image_json())),
+        ("type", s::required(v2411_to_2607::type_image_json())),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::implementation;
+pub use v2511_and_2607::implementation;
 /// Values of [`super::InputRequest`].
 pub fn input_request() -> BoxedStrategy<super::InputRequest> {
     s::typed(input_request_json())
@@ -930,7 +888,7 @@ fn jsonobject_json() -> BoxedStrategy<::serde_json::Value> {
 fn jsonobject_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
     s::map_json(jsonvalue_at_json(depth))
 }
-pub use v2025_11_25_and_v2026_07_28::jsonrpcerror_response;
+pub use v2511_and_2607::jsonrpcerror_response;
 /// Values of [`super::JSONRPCMessage`].
 pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
     s::typed(jsonrpcmessage_json())
@@ -939,22 +897,16 @@ pub fn jsonrpcmessage() -> BoxedStrategy<super::JSONRPCMessage> {
 fn jsonrpcmessage_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("JSONRPCRequest", v2025_11_25_and_v2026_07_28::jsonrpcrequest_json()),
-            (
-                "JSONRPCNotification",
-                v2025_11_25_and_v2026_07_28::jsonrpcnotification_json(),
-            ),
+            ("JSONRPCRequest", v2511_and_2607::jsonrpcrequest_json()),
+            ("JSONRPCNotification", v2511_and_2607::jsonrpcnotification_json()),
             ("JSONRPCResultResponse", jsonrpcresult_response_json()),
-            (
-                "JSONRPCErrorResponse",
-                v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json(),
-            ),
+            ("JSONRPCErrorResponse", v2511_and_2607::jsonrpcerror_response_json()),
         ]),
         |json| s::variant_of(json, super::JSONRPCMessage::variant_name),
     )
 }
-pub use v2025_11_25_and_v2026_07_28::jsonrpcnotification;
-pub use v2025_11_25_and_v2026_07_28::jsonrpcrequest;
+pub use v2511_and_2607::jsonrpcnotification;
+pub use v2511_and_2607::jsonrpcrequest;
 /// Values of [`super::JSONRPCResponse`].
 pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
     s::typed(jsonrpcresponse_json())
@@ -964,10 +916,7 @@ fn jsonrpcresponse_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
             ("JSONRPCResultResponse", jsonrpcresult_response_json()),
-            (
-                "JSONRPCErrorResponse",
-                v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json(),
-            ),
+            ("JSONRPCErrorResponse", v2511_and_2607::jsonrpcerror_response_json()),
         ]),
         |json| s::variant_of(json, super::JSONRPCResponse::variant_name),
     )
@@ -979,8 +928,8 @@ pub fn jsonrpcresult_response() -> BoxedStrategy<super::JSONRPCResultResponse> {
 /// Values of [`super::JSONRPCResultResponse`] as JSON.
 fn jsonrpcresult_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("result", s::required(result_json())),
     ])
 }
@@ -1017,8 +966,8 @@ fn jsonvalue_at_json(depth: u32) -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::JSONValue::variant_name),
     )
 }
-pub use v2025_11_25_and_v2026_07_28::jsonrpc_2_0;
-pub use v2025_11_25_and_v2026_07_28::legacy_titled_enum_schema;
+pub use v2511_and_2607::jsonrpc_2_0;
+pub use v2511_and_2607::legacy_titled_enum_schema;
 /// Values of [`super::ListPromptsRequest`].
 pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
     s::typed(list_prompts_request_json())
@@ -1026,9 +975,9 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 /// Values of [`super::ListPromptsRequest`] as JSON.
 fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_prompts_list_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_prompts_list_json())),
         ("params", s::required(paginated_request_params_json())),
     ])
 }
@@ -1066,8 +1015,8 @@ pub fn list_prompts_result_response() -> BoxedStrategy<
 /// Values of [`super::ListPromptsResultResponse`] as JSON.
 fn list_prompts_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("result", s::required(list_prompts_result_json())),
     ])
 }
@@ -1080,14 +1029,9 @@ pub fn list_resource_templates_request() -> BoxedStrategy<
 /// Values of [`super::ListResourceTemplatesRequest`] as JSON.
 fn list_resource_templates_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_resources_templates_list_json(),
-            ),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_resources_templates_list_json())),
         ("params", s::required(paginated_request_params_json())),
     ])
 }
@@ -1132,8 +1076,8 @@ pub fn list_resource_templates_result_response() -> BoxedStrategy<
 /// Values of [`super::ListResourceTemplatesResultResponse`] as JSON.
 fn list_resource_templates_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("result", s::required(list_resource_templates_result_json())),
     ])
 }
@@ -1144,12 +1088,9 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 /// Values of [`super::ListResourcesRequest`] as JSON.
 fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_resources_list_json()),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_resources_list_json())),
         ("params", s::required(paginated_request_params_json())),
     ])
 }
@@ -1187,8 +1128,8 @@ pub fn list_resources_result_response() -> BoxedStrategy<
 /// Values of [`super::ListResourcesResultResponse`] as JSON.
 fn list_resources_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("result", s::required(list_resources_result_json())),
     ])
 }
@@ -1199,7 +1140,7 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 /// Values of [`super::ListRootsRequest`] as JSON.
 fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_roots_list_json())),
+        ("method", s::required(v2411_to_2607::method_roots_list_json())),
         ("params", s::optional_member(list_roots_request_params_json())),
     ])
 }
@@ -1226,9 +1167,9 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 /// Values of [`super::ListToolsRequest`] as JSON.
 fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_tools_list_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_tools_list_json())),
         ("params", s::required(paginated_request_params_json())),
     ])
 }
@@ -1264,12 +1205,12 @@ pub fn list_tools_result_response() -> BoxedStrategy<super::ListToolsResultRespo
 /// Values of [`super::ListToolsResultResponse`] as JSON.
 fn list_tools_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("result", s::required(list_tools_result_json())),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::logging_level;
+pub use v2411_to_2607::logging_level;
 /// Values of [`super::LoggingMessageNotification`].
 pub fn logging_message_notification() -> BoxedStrategy<
     super::LoggingMessageNotification,
@@ -1279,11 +1220,8 @@ pub fn logging_message_notification() -> BoxedStrategy<
 /// Values of [`super::LoggingMessageNotification`] as JSON.
 fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_notifications_message_json()),
-        ),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_notifications_message_json())),
         ("params", s::required(logging_message_notification_params_json())),
     ])
 }
@@ -1298,7 +1236,7 @@ fn logging_message_notification_params_json() -> BoxedStrategy<::serde_json::Val
     s::object([
         ("_meta", s::optional_member(notification_meta_object_json())),
         ("data", s::required(s::any_json())),
-        ("level", s::required(v2024_11_05_to_v2026_07_28::logging_level_json())),
+        ("level", s::required(v2411_to_2607::logging_level_json())),
         ("logger", s::optional_member(s::string_json(None, None, None))),
     ])
 }
@@ -1310,8 +1248,8 @@ pub fn meta_object() -> BoxedStrategy<super::MetaObject> {
 fn meta_object_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_json()
 }
-pub use v2024_11_05_to_v2026_07_28::method_completion_complete;
-pub use v2025_06_18_to_v2026_07_28::method_elicitation_create;
+pub use v2411_to_2607::method_completion_complete;
+pub use v2506_to_2607::method_elicitation_create;
 /// Values of [`super::MethodNotFoundError`].
 pub fn method_not_found_error() -> BoxedStrategy<super::MethodNotFoundError> {
     s::typed(method_not_found_error_json())
@@ -1324,12 +1262,12 @@ fn method_not_found_error_json() -> BoxedStrategy<::serde_json::Value> {
         ("message", s::required(s::string_json(None, None, None))),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::method_notifications_cancelled;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_message;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_progress;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed;
-pub use v2024_11_05_to_v2026_07_28::method_notifications_resources_updated;
+pub use v2411_to_2607::method_notifications_cancelled;
+pub use v2411_to_2607::method_notifications_message;
+pub use v2411_to_2607::method_notifications_progress;
+pub use v2411_to_2607::method_notifications_prompts_list_changed;
+pub use v2411_to_2607::method_notifications_resources_list_changed;
+pub use v2411_to_2607::method_notifications_resources_updated;
 /// Values of [`super::MethodNotificationsSubscriptionsAcknowledged`].
 pub fn method_notifications_subscriptions_acknowledged() -> BoxedStrategy<
     super::MethodNotificationsSubscriptionsAcknowledged,
@@ -1342,14 +1280,14 @@ fn method_notifications_subscriptions_acknowledged_json() -> BoxedStrategy<
 > {
     s::constant(&super::MethodNotificationsSubscriptionsAcknowledged)
 }
-pub use v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed;
-pub use v2024_11_05_to_v2026_07_28::method_prompts_get;
-pub use v2024_11_05_to_v2026_07_28::method_prompts_list;
-pub use v2024_11_05_to_v2026_07_28::method_resources_list;
-pub use v2024_11_05_to_v2026_07_28::method_resources_read;
-pub use v2024_11_05_to_v2026_07_28::method_resources_templates_list;
-pub use v2024_11_05_to_v2026_07_28::method_roots_list;
-pub use v2024_11_05_to_v2026_07_28::method_sampling_create_message;
+pub use v2411_to_2607::method_notifications_tools_list_changed;
+pub use v2411_to_2607::method_prompts_get;
+pub use v2411_to_2607::method_prompts_list;
+pub use v2411_to_2607::method_resources_list;
+pub use v2411_to_2607::method_resources_read;
+pub use v2411_to_2607::method_resources_templates_list;
+pub use v2411_to_2607::method_roots_list;
+pub use v2411_to_2607::method_sampling_create_message;
 /// Values of [`super::MethodServerDiscover`].
 pub fn method_server_discover() -> BoxedStrategy<super::MethodServerDiscover> {
     s::typed(method_server_discover_json())
@@ -1366,8 +1304,8 @@ pub fn method_subscriptions_listen() -> BoxedStrategy<super::MethodSubscriptions
 fn method_subscriptions_listen_json() -> BoxedStrategy<::serde_json::Value> {
     s::constant(&super::MethodSubscriptionsListen)
 }
-pub use v2024_11_05_to_v2026_07_28::method_tools_call;
-pub use v2024_11_05_to_v2026_07_28::method_tools_list;
+pub use v2411_to_2607::method_tools_call;
+pub use v2411_to_2607::method_tools_list;
 /// Values of [`super::MissingRequiredClientCapabilityError`].
 pub fn missing_required_client_capability_error() -> BoxedStrategy<
     super::MissingRequiredClientCapabilityError,
@@ -1380,8 +1318,8 @@ fn missing_required_client_capability_error_json() -> BoxedStrategy<
 > {
     s::object([
         ("error", s::required(missing_required_client_capability_error_error_json())),
-        ("id", s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::optional_member(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
     ])
 }
 /// Values of [`super::MissingRequiredClientCapabilityErrorError`].
@@ -1415,12 +1353,12 @@ fn missing_required_client_capability_error_error_data_json() -> BoxedStrategy<
 > {
     s::object([("requiredCapabilities", s::required(client_capabilities_json()))])
 }
-pub use v2025_11_25_and_v2026_07_28::mode_form;
-pub use v2025_11_25_and_v2026_07_28::mode_url;
-pub use v2024_11_05_to_v2026_07_28::model_hint;
-pub use v2024_11_05_to_v2026_07_28::model_preferences;
-pub use v2025_11_25_and_v2026_07_28::multi_select_enum_schema;
-pub use v2025_11_25_and_v2026_07_28::notification;
+pub use v2511_and_2607::mode_form;
+pub use v2511_and_2607::mode_url;
+pub use v2411_to_2607::model_hint;
+pub use v2411_to_2607::model_preferences;
+pub use v2511_and_2607::multi_select_enum_schema;
+pub use v2511_and_2607::notification;
 /// Values of [`super::NotificationMetaObject`].
 pub fn notification_meta_object() -> BoxedStrategy<super::NotificationMetaObject> {
     s::typed(notification_meta_object_json())
@@ -1430,7 +1368,7 @@ fn notification_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         (
             "io.modelcontextprotocol/subscriptionId",
-            s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json()),
+            s::optional_member(v2411_to_2607::request_id_json()),
         ),
     ])
 }
@@ -1442,8 +1380,8 @@ pub fn notification_params() -> BoxedStrategy<super::NotificationParams> {
 fn notification_params_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([("_meta", s::optional_member(notification_meta_object_json()))])
 }
-pub use v2025_11_25_and_v2026_07_28::number_schema;
-pub use v2025_06_18_to_v2026_07_28::number_schema_type;
+pub use v2511_and_2607::number_schema;
+pub use v2506_to_2607::number_schema_type;
 /// Values of [`super::PaginatedRequest`].
 pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
     s::typed(paginated_request_json())
@@ -1451,8 +1389,8 @@ pub fn paginated_request() -> BoxedStrategy<super::PaginatedRequest> {
 /// Values of [`super::PaginatedRequest`] as JSON.
 fn paginated_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("method", s::required(s::string_json(None, None, None))),
         ("params", s::required(paginated_request_params_json())),
     ])
@@ -1492,7 +1430,7 @@ fn parse_error_json() -> BoxedStrategy<::serde_json::Value> {
         ("message", s::required(s::string_json(None, None, None))),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::primitive_schema_definition;
+pub use v2511_and_2607::primitive_schema_definition;
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
     s::typed(progress_notification_json())
@@ -1500,11 +1438,8 @@ pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
 /// Values of [`super::ProgressNotification`] as JSON.
 fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_notifications_progress_json()),
-        ),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_notifications_progress_json())),
         ("params", s::required(progress_notification_params_json())),
     ])
 }
@@ -1520,14 +1455,11 @@ fn progress_notification_params_json() -> BoxedStrategy<::serde_json::Value> {
         ("_meta", s::optional_member(notification_meta_object_json())),
         ("message", s::optional_member(s::string_json(None, None, None))),
         ("progress", s::required(s::number_json(None, None))),
-        (
-            "progressToken",
-            s::required(v2024_11_05_to_v2026_07_28::progress_token_json()),
-        ),
+        ("progressToken", s::required(v2411_to_2607::progress_token_json())),
         ("total", s::optional_member(s::number_json(None, None))),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::progress_token;
+pub use v2411_to_2607::progress_token;
 /// Values of [`super::Prompt`].
 pub fn prompt() -> BoxedStrategy<super::Prompt> {
     s::typed(prompt_json())
@@ -1539,25 +1471,19 @@ fn prompt_json() -> BoxedStrategy<::serde_json::Value> {
         (
             "arguments",
             s::optional_member(
-                s::array_json(
-                    v2025_06_18_to_v2026_07_28::prompt_argument_json(),
-                    None,
-                    None,
-                ),
+                s::array_json(v2506_to_2607::prompt_argument_json(), None, None),
             ),
         ),
         ("description", s::optional_member(s::string_json(None, None, None))),
         (
             "icons",
-            s::optional_member(
-                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2511_and_2607::icon_json(), None, None)),
         ),
         ("name", s::required(s::string_json(None, None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::prompt_argument;
+pub use v2506_to_2607::prompt_argument;
 /// Values of [`super::PromptListChangedNotification`].
 pub fn prompt_list_changed_notification() -> BoxedStrategy<
     super::PromptListChangedNotification,
@@ -1567,12 +1493,10 @@ pub fn prompt_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::PromptListChangedNotification`] as JSON.
 fn prompt_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed_json(),
-            ),
+            s::required(v2411_to_2607::method_notifications_prompts_list_changed_json()),
         ),
         ("params", s::optional_member(notification_params_json())),
     ])
@@ -1585,10 +1509,10 @@ pub fn prompt_message() -> BoxedStrategy<super::PromptMessage> {
 fn prompt_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("content", s::required(content_block_json())),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::prompt_reference;
+pub use v2506_to_2607::prompt_reference;
 /// Values of [`super::ReadResourceRequest`].
 pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
     s::typed(read_resource_request_json())
@@ -1596,12 +1520,9 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 /// Values of [`super::ReadResourceRequest`] as JSON.
 fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_resources_read_json()),
-        ),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
+        ("method", s::required(v2411_to_2607::method_resources_read_json())),
         ("params", s::required(read_resource_request_params_json())),
     ])
 }
@@ -1674,8 +1595,8 @@ pub fn read_resource_result_response() -> BoxedStrategy<
 /// Values of [`super::ReadResourceResultResponse`] as JSON.
 fn read_resource_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("result", s::required(read_resource_result_response_result_json())),
     ])
 }
@@ -1695,8 +1616,8 @@ fn read_resource_result_response_result_json() -> BoxedStrategy<::serde_json::Va
         |json| s::variant_of(json, super::ReadResourceResultResponseResult::variant_name),
     )
 }
-pub use v2025_11_25_and_v2026_07_28::request;
-pub use v2024_11_05_to_v2026_07_28::request_id;
+pub use v2511_and_2607::request;
+pub use v2411_to_2607::request_id;
 /// Values of [`super::RequestMetaObject`].
 pub fn request_meta_object() -> BoxedStrategy<super::RequestMetaObject> {
     s::typed(request_meta_object_json())
@@ -1710,20 +1631,17 @@ fn request_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
         ),
         (
             "io.modelcontextprotocol/clientInfo",
-            s::optional_member(v2025_11_25_and_v2026_07_28::implementation_json()),
+            s::optional_member(v2511_and_2607::implementation_json()),
         ),
         (
             "io.modelcontextprotocol/logLevel",
-            s::optional_member(v2024_11_05_to_v2026_07_28::logging_level_json()),
+            s::optional_member(v2411_to_2607::logging_level_json()),
         ),
         (
             "io.modelcontextprotocol/protocolVersion",
             s::required(s::string_json(None, None, None)),
         ),
-        (
-            "progressToken",
-            s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-        ),
+        ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
     ])
 }
 /// Values of [`super::RequestParams`].
@@ -1742,16 +1660,11 @@ pub fn resource() -> BoxedStrategy<super::Resource> {
 fn resource_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         (
             "icons",
-            s::optional_member(
-                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2511_and_2607::icon_json(), None, None)),
         ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
@@ -1780,22 +1693,17 @@ pub fn resource_link() -> BoxedStrategy<super::ResourceLink> {
 fn resource_link_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         (
             "icons",
-            s::optional_member(
-                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2511_and_2607::icon_json(), None, None)),
         ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
         ("size", s::optional_member(s::integer_json(None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(v2025_06_18_to_v2026_07_28::type_resource_link_json())),
+        ("type", s::required(v2506_to_2607::type_resource_link_json())),
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
@@ -1808,11 +1716,11 @@ pub fn resource_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::ResourceListChangedNotification`] as JSON.
 fn resource_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         (
             "method",
             s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed_json(),
+                v2411_to_2607::method_notifications_resources_list_changed_json(),
             ),
         ),
         ("params", s::optional_member(notification_params_json())),
@@ -1837,16 +1745,11 @@ pub fn resource_template() -> BoxedStrategy<super::ResourceTemplate> {
 fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         (
             "icons",
-            s::optional_member(
-                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2511_and_2607::icon_json(), None, None)),
         ),
         ("mimeType", s::optional_member(s::string_json(None, None, None))),
         ("name", s::required(s::string_json(None, None, None))),
@@ -1854,7 +1757,7 @@ fn resource_template_json() -> BoxedStrategy<::serde_json::Value> {
         ("uriTemplate", s::required(s::string_json(Some("uri-template"), None, None))),
     ])
 }
-pub use v2025_06_18_to_v2026_07_28::resource_template_reference;
+pub use v2506_to_2607::resource_template_reference;
 /// Values of [`super::ResourceUpdatedNotification`].
 pub fn resource_updated_notification() -> BoxedStrategy<
     super::ResourceUpdatedNotification,
@@ -1864,12 +1767,10 @@ pub fn resource_updated_notification() -> BoxedStrategy<
 /// Values of [`super::ResourceUpdatedNotification`] as JSON.
 fn resource_updated_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_resources_updated_json(),
-            ),
+            s::required(v2411_to_2607::method_notifications_resources_updated_json()),
         ),
         ("params", s::required(resource_updated_notification_params_json())),
     ])
@@ -1911,7 +1812,7 @@ fn result_meta_object_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         (
             "io.modelcontextprotocol/serverInfo",
-            s::optional_member(v2025_11_25_and_v2026_07_28::implementation_json()),
+            s::optional_member(v2511_and_2607::implementation_json()),
         ),
     ])
 }
@@ -1923,7 +1824,7 @@ pub fn result_type() -> BoxedStrategy<super::ResultType> {
 fn result_type_json() -> BoxedStrategy<::serde_json::Value> {
     s::string_json(None, None, None)
 }
-pub use v2024_11_05_to_v2026_07_28::role;
+pub use v2411_to_2607::role;
 /// Values of [`super::Root`].
 pub fn root() -> BoxedStrategy<super::Root> {
     s::typed(root_json())
@@ -1945,7 +1846,7 @@ fn sampling_message_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
         ("content", s::required(sampling_message_content_json())),
-        ("role", s::required(v2024_11_05_to_v2026_07_28::role_json())),
+        ("role", s::required(v2411_to_2607::role_json())),
     ])
 }
 /// Values of [`super::SamplingMessageContent`].
@@ -1998,27 +1899,18 @@ fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
         ("logging", s::optional_member(jsonobject_json())),
         (
             "prompts",
-            s::optional_member(
-                v2024_11_05_to_v2026_07_28::server_capabilities_prompts_json(),
-            ),
+            s::optional_member(v2411_to_2607::server_capabilities_prompts_json()),
         ),
         (
             "resources",
-            s::optional_member(
-                v2024_11_05_to_v2026_07_28::server_capabilities_resources_json(),
-            ),
+            s::optional_member(v2411_to_2607::server_capabilities_resources_json()),
         ),
-        (
-            "tools",
-            s::optional_member(
-                v2024_11_05_to_v2026_07_28::server_capabilities_tools_json(),
-            ),
-        ),
+        ("tools", s::optional_member(v2411_to_2607::server_capabilities_tools_json())),
     ])
 }
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_prompts;
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_resources;
-pub use v2024_11_05_to_v2026_07_28::server_capabilities_tools;
+pub use v2411_to_2607::server_capabilities_prompts;
+pub use v2411_to_2607::server_capabilities_resources;
+pub use v2411_to_2607::server_capabilities_tools;
 /// Values of [`super::ServerNotification`].
 pub fn server_notification() -> BoxedStrategy<super::ServerNotification> {
     s::typed(server_notification_json())
@@ -2069,9 +1961,9 @@ fn server_result_json() -> BoxedStrategy<::serde_json::Value> {
         |json| s::variant_of(json, super::ServerResult::variant_name),
     )
 }
-pub use v2025_11_25_and_v2026_07_28::single_select_enum_schema;
-pub use v2025_11_25_and_v2026_07_28::string_schema;
-pub use v2025_06_18_to_v2026_07_28::string_schema_format;
+pub use v2511_and_2607::single_select_enum_schema;
+pub use v2511_and_2607::string_schema;
+pub use v2506_to_2607::string_schema_format;
 /// Values of [`super::SubscriptionFilter`].
 pub fn subscription_filter() -> BoxedStrategy<super::SubscriptionFilter> {
     s::typed(subscription_filter_json())
@@ -2099,7 +1991,7 @@ pub fn subscriptions_acknowledged_notification() -> BoxedStrategy<
 /// Values of [`super::SubscriptionsAcknowledgedNotification`] as JSON.
 fn subscriptions_acknowledged_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("method", s::required(method_notifications_subscriptions_acknowledged_json())),
         ("params", s::required(subscriptions_acknowledged_notification_params_json())),
     ])
@@ -2128,8 +2020,8 @@ pub fn subscriptions_listen_request() -> BoxedStrategy<
 /// Values of [`super::SubscriptionsListenRequest`] as JSON.
 fn subscriptions_listen_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("method", s::required(method_subscriptions_listen_json())),
         ("params", s::required(subscriptions_listen_request_params_json())),
     ])
@@ -2169,11 +2061,11 @@ fn subscriptions_listen_result_meta_object_json() -> BoxedStrategy<::serde_json:
     s::object([
         (
             "io.modelcontextprotocol/serverInfo",
-            s::optional_member(v2025_11_25_and_v2026_07_28::implementation_json()),
+            s::optional_member(v2511_and_2607::implementation_json()),
         ),
         (
             "io.modelcontextprotocol/subscriptionId",
-            s::required(v2024_11_05_to_v2026_07_28::request_id_json()),
+            s::required(v2411_to_2607::request_id_json()),
         ),
     ])
 }
@@ -2186,8 +2078,8 @@ pub fn subscriptions_listen_result_response() -> BoxedStrategy<
 /// Values of [`super::SubscriptionsListenResultResponse`] as JSON.
 fn subscriptions_listen_result_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         ("result", s::required(subscriptions_listen_result_json())),
     ])
 }
@@ -2199,12 +2091,9 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("text", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2024_11_05_to_v2026_07_28::type_text_json())),
+        ("type", s::required(v2411_to_2607::type_text_json())),
     ])
 }
 /// Values of [`super::TextResourceContents`].
@@ -2220,11 +2109,11 @@ fn text_resource_contents_json() -> BoxedStrategy<::serde_json::Value> {
         ("uri", s::required(s::string_json(Some("uri"), None, None))),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema;
-pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_items;
-pub use v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_items_any_of_item;
-pub use v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema;
-pub use v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema_one_of_item;
+pub use v2511_and_2607::titled_multi_select_enum_schema;
+pub use v2511_and_2607::titled_multi_select_enum_schema_items;
+pub use v2511_and_2607::titled_multi_select_enum_schema_items_any_of_item;
+pub use v2511_and_2607::titled_single_select_enum_schema;
+pub use v2511_and_2607::titled_single_select_enum_schema_one_of_item;
 /// Values of [`super::Tool`].
 pub fn tool() -> BoxedStrategy<super::Tool> {
     s::typed(tool_json())
@@ -2233,16 +2122,11 @@ pub fn tool() -> BoxedStrategy<super::Tool> {
 fn tool_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(meta_object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_03_26_to_v2026_07_28::tool_annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2503_to_2607::tool_annotations_json())),
         ("description", s::optional_member(s::string_json(None, None, None))),
         (
             "icons",
-            s::optional_member(
-                s::array_json(v2025_11_25_and_v2026_07_28::icon_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2511_and_2607::icon_json(), None, None)),
         ),
         ("inputSchema", s::required(tool_input_schema_json())),
         ("name", s::required(s::string_json(None, None, None))),
@@ -2250,9 +2134,9 @@ fn tool_json() -> BoxedStrategy<::serde_json::Value> {
         ("title", s::optional_member(s::string_json(None, None, None))),
     ])
 }
-pub use v2025_03_26_to_v2026_07_28::tool_annotations;
-pub use v2025_11_25_and_v2026_07_28::tool_choice;
-pub use v2025_11_25_and_v2026_07_28::tool_choice_mode;
+pub use v2503_to_2607::tool_annotations;
+pub use v2511_and_2607::tool_choice;
+pub use v2511_and_2607::tool_choice_mode;
 /// Values of [`super::ToolInputSchema`].
 pub fn tool_input_schema() -> BoxedStrategy<super::ToolInputSchema> {
     s::typed(tool_input_schema_json())
@@ -2262,7 +2146,7 @@ fn tool_input_schema_json() -> BoxedStrategy<::serde_json::Value> {
     s::object_with(
         Vec::from([
             ("$schema", s::optional_member(s::string_json(None, None, None))),
-            ("type", s::required(v2025_11_25_and_v2026_07_28::type_object_json())),
+            ("type", s::required(v2511_and_2607::type_object_json())),
         ]),
         s::extra(s::any_json(), &["$schema", "type"]),
         None,
@@ -2277,12 +2161,10 @@ pub fn tool_list_changed_notification() -> BoxedStrategy<
 /// Values of [`super::ToolListChangedNotification`] as JSON.
 fn tool_list_changed_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed_json(),
-            ),
+            s::required(v2411_to_2607::method_notifications_tools_list_changed_json()),
         ),
         ("params", s::optional_member(notification_params_json())),
     ])
@@ -2311,7 +2193,7 @@ fn tool_result_content_json() -> BoxedStrategy<::serde_json::Value> {
         ("isError", s::optional_member(s::boolean_json())),
         ("structuredContent", s::optional_member(s::any_json())),
         ("toolUseId", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2025_11_25_and_v2026_07_28::type_tool_result_json())),
+        ("type", s::required(v2511_and_2607::type_tool_result_json())),
     ])
 }
 /// Values of [`super::ToolUseContent`].
@@ -2325,22 +2207,22 @@ fn tool_use_content_json() -> BoxedStrategy<::serde_json::Value> {
         ("id", s::required(s::string_json(None, None, None))),
         ("input", s::required(s::object_json())),
         ("name", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2025_11_25_and_v2026_07_28::type_tool_use_json())),
+        ("type", s::required(v2511_and_2607::type_tool_use_json())),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::type_array;
-pub use v2025_03_26_to_v2026_07_28::type_audio;
-pub use v2025_06_18_to_v2026_07_28::type_boolean;
-pub use v2024_11_05_to_v2026_07_28::type_image;
-pub use v2025_11_25_and_v2026_07_28::type_object;
-pub use v2024_11_05_to_v2026_07_28::type_ref_prompt;
-pub use v2025_06_18_to_v2026_07_28::type_ref_resource;
-pub use v2024_11_05_to_v2026_07_28::type_resource;
-pub use v2025_06_18_to_v2026_07_28::type_resource_link;
-pub use v2025_11_25_and_v2026_07_28::type_string;
-pub use v2024_11_05_to_v2026_07_28::type_text;
-pub use v2025_11_25_and_v2026_07_28::type_tool_result;
-pub use v2025_11_25_and_v2026_07_28::type_tool_use;
+pub use v2511_and_2607::type_array;
+pub use v2503_to_2607::type_audio;
+pub use v2506_to_2607::type_boolean;
+pub use v2411_to_2607::type_image;
+pub use v2511_and_2607::type_object;
+pub use v2411_to_2607::type_ref_prompt;
+pub use v2506_to_2607::type_ref_resource;
+pub use v2411_to_2607::type_resource;
+pub use v2506_to_2607::type_resource_link;
+pub use v2511_and_2607::type_string;
+pub use v2411_to_2607::type_text;
+pub use v2511_and_2607::type_tool_result;
+pub use v2511_and_2607::type_tool_use;
 /// Values of [`super::UnsupportedProtocolVersionError`].
 pub fn unsupported_protocol_version_error() -> BoxedStrategy<
     super::UnsupportedProtocolVersionError,
@@ -2351,8 +2233,8 @@ pub fn unsupported_protocol_version_error() -> BoxedStrategy<
 fn unsupported_protocol_version_error_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("error", s::required(unsupported_protocol_version_error_error_json())),
-        ("id", s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2025_11_25_and_v2026_07_28::jsonrpc_2_0_json())),
+        ("id", s::optional_member(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2511_and_2607::jsonrpc_2_0_json())),
     ])
 }
 /// Values of [`super::UnsupportedProtocolVersionErrorError`].
@@ -2389,15 +2271,15 @@ fn unsupported_protocol_version_error_error_data_json() -> BoxedStrategy<
         ),
     ])
 }
-pub use v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema;
-pub use v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema_items;
-pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
+pub use v2511_and_2607::untitled_multi_select_enum_schema;
+pub use v2511_and_2607::untitled_multi_select_enum_schema_items;
+pub use v2511_and_2607::untitled_single_select_enum_schema;
 ::mcpwire_types::support::sample_table! {
-    "Annotations" Annotations v2025_06_18_to_v2026_07_28::annotations_json;
+    "Annotations" Annotations v2506_to_2607::annotations_json;
     "AudioContent" AudioContent audio_content_json;
-    "BaseMetadata" BaseMetadata v2025_06_18_to_v2026_07_28::base_metadata_json;
+    "BaseMetadata" BaseMetadata v2506_to_2607::base_metadata_json;
     "BlobResourceContents" BlobResourceContents blob_resource_contents_json;
-    "BooleanSchema" BooleanSchema v2025_06_18_to_v2026_07_28::boolean_schema_json;
+    "BooleanSchema" BooleanSchema v2506_to_2607::boolean_schema_json;
     "CacheableResult" CacheableResult cacheable_result_json;
     "CallToolRequest" CallToolRequest call_tool_request_json;
     "CallToolRequestParams" CallToolRequestParams call_tool_request_params_json;
@@ -2417,7 +2299,7 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "CreateMessageRequest" CreateMessageRequest create_message_request_json;
     "CreateMessageRequestParams" CreateMessageRequestParams create_message_request_params_json;
     "CreateMessageResult" CreateMessageResult create_message_result_json;
-    "Cursor" Cursor v2024_11_05_to_v2026_07_28::cursor_json;
+    "Cursor" Cursor v2411_to_2607::cursor_json;
     "DiscoverRequest" DiscoverRequest discover_request_json;
     "DiscoverResult" DiscoverResult discover_result_json;
     "DiscoverResultResponse" DiscoverResultResponse discover_result_response_json;
@@ -2428,17 +2310,17 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "ElicitResult" ElicitResult elicit_result_json;
     "EmbeddedResource" EmbeddedResource embedded_resource_json;
     "EmptyResult" EmptyResult empty_result_json;
-    "EnumSchema" EnumSchema v2025_11_25_and_v2026_07_28::enum_schema_json;
-    "Error" Error v2025_11_25_and_v2026_07_28::error_json;
+    "EnumSchema" EnumSchema v2511_and_2607::enum_schema_json;
+    "Error" Error v2511_and_2607::error_json;
     "GetPromptRequest" GetPromptRequest get_prompt_request_json;
     "GetPromptRequestParams" GetPromptRequestParams get_prompt_request_params_json;
     "GetPromptResult" GetPromptResult get_prompt_result_json;
     "GetPromptResultResponse" GetPromptResultResponse get_prompt_result_response_json;
     "HeaderMismatchError" HeaderMismatchError header_mismatch_error_json;
-    "Icon" Icon v2025_11_25_and_v2026_07_28::icon_json;
-    "Icons" Icons v2025_11_25_and_v2026_07_28::icons_json;
+    "Icon" Icon v2511_and_2607::icon_json;
+    "Icons" Icons v2511_and_2607::icons_json;
     "ImageContent" ImageContent image_content_json;
-    "Implementation" Implementation v2025_11_25_and_v2026_07_28::implementation_json;
+    "Implementation" Implementation v2511_and_2607::implementation_json;
     "InputRequest" InputRequest input_request_json;
     "InputRequests" InputRequests input_requests_json;
     "InputRequiredResult" InputRequiredResult input_required_result_json;
@@ -2450,14 +2332,14 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "InvalidRequestError" InvalidRequestError invalid_request_error_json;
     "JSONArray" JSONArray jsonarray_json;
     "JSONObject" JSONObject jsonobject_json;
-    "JSONRPCErrorResponse" JSONRPCErrorResponse v2025_11_25_and_v2026_07_28::jsonrpcerror_response_json;
+    "JSONRPCErrorResponse" JSONRPCErrorResponse v2511_and_2607::jsonrpcerror_response_json;
     "JSONRPCMessage" JSONRPCMessage jsonrpcmessage_json;
-    "JSONRPCNotification" JSONRPCNotification v2025_11_25_and_v2026_07_28::jsonrpcnotification_json;
-    "JSONRPCRequest" JSONRPCRequest v2025_11_25_and_v2026_07_28::jsonrpcrequest_json;
+    "JSONRPCNotification" JSONRPCNotification v2511_and_2607::jsonrpcnotification_json;
+    "JSONRPCRequest" JSONRPCRequest v2511_and_2607::jsonrpcrequest_json;
     "JSONRPCResponse" JSONRPCResponse jsonrpcresponse_json;
     "JSONRPCResultResponse" JSONRPCResultResponse jsonrpcresult_response_json;
     "JSONValue" JSONValue jsonvalue_json;
-    "LegacyTitledEnumSchema" LegacyTitledEnumSchema v2025_11_25_and_v2026_07_28::legacy_titled_enum_schema_json;
+    "LegacyTitledEnumSchema" LegacyTitledEnumSchema v2511_and_2607::legacy_titled_enum_schema_json;
     "ListPromptsRequest" ListPromptsRequest list_prompts_request_json;
     "ListPromptsResult" ListPromptsResult list_prompts_result_json;
     "ListPromptsResultResponse" ListPromptsResultResponse list_prompts_result_response_json;
@@ -2472,38 +2354,38 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "ListToolsRequest" ListToolsRequest list_tools_request_json;
     "ListToolsResult" ListToolsResult list_tools_result_json;
     "ListToolsResultResponse" ListToolsResultResponse list_tools_result_response_json;
-    "LoggingLevel" LoggingLevel v2024_11_05_to_v2026_07_28::logging_level_json;
+    "LoggingLevel" LoggingLevel v2411_to_2607::logging_level_json;
     "LoggingMessageNotification" LoggingMessageNotification logging_message_notification_json;
     "LoggingMessageNotificationParams" LoggingMessageNotificationParams logging_message_notification_params_json;
     "MetaObject" MetaObject meta_object_json;
     "MethodNotFoundError" MethodNotFoundError method_not_found_error_json;
     "MissingRequiredClientCapabilityError" MissingRequiredClientCapabilityError missing_required_client_capability_error_json;
-    "ModelHint" ModelHint v2024_11_05_to_v2026_07_28::model_hint_json;
-    "ModelPreferences" ModelPreferences v2024_11_05_to_v2026_07_28::model_preferences_json;
-    "MultiSelectEnumSchema" MultiSelectEnumSchema v2025_11_25_and_v2026_07_28::multi_select_enum_schema_json;
-    "Notification" Notification v2025_11_25_and_v2026_07_28::notification_json;
+    "ModelHint" ModelHint v2411_to_2607::model_hint_json;
+    "ModelPreferences" ModelPreferences v2411_to_2607::model_preferences_json;
+    "MultiSelectEnumSchema" MultiSelectEnumSchema v2511_and_2607::multi_select_enum_schema_json;
+    "Notification" Notification v2511_and_2607::notification_json;
     "NotificationMetaObject" NotificationMetaObject notification_meta_object_json;
     "NotificationParams" NotificationParams notification_params_json;
-    "NumberSchema" NumberSchema v2025_11_25_and_v2026_07_28::number_schema_json;
+    "NumberSchema" NumberSchema v2511_and_2607::number_schema_json;
     "PaginatedRequest" PaginatedRequest paginated_request_json;
     "PaginatedRequestParams" PaginatedRequestParams paginated_request_params_json;
     "PaginatedResult" PaginatedResult paginated_result_json;
     "ParseError" ParseError parse_error_json;
-    "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition v2025_11_25_and_v2026_07_28::primitive_schema_definition_json;
+    "PrimitiveSchemaDefinition" PrimitiveSchemaDefinition v2511_and_2607::primitive_schema_definition_json;
     "ProgressNotification" ProgressNotification progress_notification_json;
     "ProgressNotificationParams" ProgressNotificationParams progress_notification_params_json;
-    "ProgressToken" ProgressToken v2024_11_05_to_v2026_07_28::progress_token_json;
+    "ProgressToken" ProgressToken v2411_to_2607::progress_token_json;
     "Prompt" Prompt prompt_json;
-    "PromptArgument" PromptArgument v2025_06_18_to_v2026_07_28::prompt_argument_json;
+    "PromptArgument" PromptArgument v2506_to_2607::prompt_argument_json;
     "PromptListChangedNotification" PromptListChangedNotification prompt_list_changed_notification_json;
     "PromptMessage" PromptMessage prompt_message_json;
-    "PromptReference" PromptReference v2025_06_18_to_v2026_07_28::prompt_reference_json;
+    "PromptReference" PromptReference v2506_to_2607::prompt_reference_json;
     "ReadResourceRequest" ReadResourceRequest read_resource_request_json;
     "ReadResourceRequestParams" ReadResourceRequestParams read_resource_request_params_json;
     "ReadResourceResult" ReadResourceResult read_resource_result_json;
     "ReadResourceResultResponse" ReadResourceResultResponse read_resource_result_response_json;
-    "Request" Request v2025_11_25_and_v2026_07_28::request_json;
-    "RequestId" RequestId v2024_11_05_to_v2026_07_28::request_id_json;
+    "Request" Request v2511_and_2607::request_json;
+    "RequestId" RequestId v2411_to_2607::request_id_json;
     "RequestMetaObject" RequestMetaObject request_meta_object_json;
     "RequestParams" RequestParams request_params_json;
     "Resource" Resource resource_json;
@@ -2512,21 +2394,21 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "ResourceListChangedNotification" ResourceListChangedNotification resource_list_changed_notification_json;
     "ResourceRequestParams" ResourceRequestParams resource_request_params_json;
     "ResourceTemplate" ResourceTemplate resource_template_json;
-    "ResourceTemplateReference" ResourceTemplateReference v2025_06_18_to_v2026_07_28::resource_template_reference_json;
+    "ResourceTemplateReference" ResourceTemplateReference v2506_to_2607::resource_template_reference_json;
     "ResourceUpdatedNotification" ResourceUpdatedNotification resource_updated_notification_json;
     "ResourceUpdatedNotificationParams" ResourceUpdatedNotificationParams resource_updated_notification_params_json;
     "Result" Result result_json;
     "ResultMetaObject" ResultMetaObject result_meta_object_json;
     "ResultType" ResultType result_type_json;
-    "Role" Role v2024_11_05_to_v2026_07_28::role_json;
+    "Role" Role v2411_to_2607::role_json;
     "Root" Root root_json;
     "SamplingMessage" SamplingMessage sampling_message_json;
     "SamplingMessageContentBlock" SamplingMessageContentBlock sampling_message_content_block_json;
     "ServerCapabilities" ServerCapabilities server_capabilities_json;
     "ServerNotification" ServerNotification server_notification_json;
     "ServerResult" ServerResult server_result_json;
-    "SingleSelectEnumSchema" SingleSelectEnumSchema v2025_11_25_and_v2026_07_28::single_select_enum_schema_json;
-    "StringSchema" StringSchema v2025_11_25_and_v2026_07_28::string_schema_json;
+    "SingleSelectEnumSchema" SingleSelectEnumSchema v2511_and_2607::single_select_enum_schema_json;
+    "StringSchema" StringSchema v2511_and_2607::string_schema_json;
     "SubscriptionFilter" SubscriptionFilter subscription_filter_json;
     "SubscriptionsAcknowledgedNotification" SubscriptionsAcknowledgedNotification subscriptions_acknowledged_notification_json;
     "SubscriptionsAcknowledgedNotificationParams" SubscriptionsAcknowledgedNotificationParams subscriptions_acknowledged_notification_params_json;
@@ -2537,15 +2419,15 @@ pub use v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema;
     "SubscriptionsListenResultResponse" SubscriptionsListenResultResponse subscriptions_listen_result_response_json;
     "TextContent" TextContent text_content_json;
     "TextResourceContents" TextResourceContents text_resource_contents_json;
-    "TitledMultiSelectEnumSchema" TitledMultiSelectEnumSchema v2025_11_25_and_v2026_07_28::titled_multi_select_enum_schema_json;
-    "TitledSingleSelectEnumSchema" TitledSingleSelectEnumSchema v2025_11_25_and_v2026_07_28::titled_single_select_enum_schema_json;
+    "TitledMultiSelectEnumSchema" TitledMultiSelectEnumSchema v2511_and_2607::titled_multi_select_enum_schema_json;
+    "TitledSingleSelectEnumSchema" TitledSingleSelectEnumSchema v2511_and_2607::titled_single_select_enum_schema_json;
     "Tool" Tool tool_json;
-    "ToolAnnotations" ToolAnnotations v2025_03_26_to_v2026_07_28::tool_annotations_json;
-    "ToolChoice" ToolChoice v2025_11_25_and_v2026_07_28::tool_choice_json;
+    "ToolAnnotations" ToolAnnotations v2503_to_2607::tool_annotations_json;
+    "ToolChoice" ToolChoice v2511_and_2607::tool_choice_json;
     "ToolListChangedNotification" ToolListChangedNotification tool_list_changed_notification_json;
     "ToolResultContent" ToolResultContent tool_result_content_json;
     "ToolUseContent" ToolUseContent tool_use_content_json;
     "UnsupportedProtocolVersionError" UnsupportedProtocolVersionError unsupported_protocol_version_error_json;
-    "UntitledMultiSelectEnumSchema" UntitledMultiSelectEnumSchema v2025_11_25_and_v2026_07_28::untitled_multi_select_enum_schema_json;
-    "UntitledSingleSelectEnumSchema" UntitledSingleSelectEnumSchema v2025_11_25_and_v2026_07_28::untitled_single_select_enum_schema_json;
+    "UntitledMultiSelectEnumSchema" UntitledMultiSelectEnumSchema v2511_and_2607::untitled_multi_select_enum_schema_json;
+    "UntitledSingleSelectEnumSchema" UntitledSingleSelectEnumSchema v2511_and_2607::untitled_single_select_enum_schema_json;
 }

@@ -3,9 +3,9 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::v2024_11_05_to_v2025_06_18::strategies as v2024_11_05_to_v2025_06_18;
-use super::super::v2024_11_05_to_v2025_11_25::strategies as v2024_11_05_to_v2025_11_25;
-use super::super::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
+use super::super::v2411_to_2506::strategies as v2411_to_2506;
+use super::super::v2411_to_2511::strategies as v2411_to_2511;
+use super::super::v2411_to_2607::strategies as v2411_to_2607;
 /// Values of [`super::BlobResourceContents`].
 pub fn blob_resource_contents() -> BoxedStrategy<super::BlobResourceContents> {
     s::typed(blob_resource_contents_json())
@@ -26,12 +26,7 @@ pub fn client_capabilities() -> BoxedStrategy<super::ClientCapabilities> {
 pub(crate) fn client_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("experimental", s::optional_member(s::object_map_json())),
-        (
-            "roots",
-            s::optional_member(
-                v2024_11_05_to_v2025_11_25::client_capabilities_roots_json(),
-            ),
-        ),
+        ("roots", s::optional_member(v2411_to_2511::client_capabilities_roots_json())),
         ("sampling", s::optional_member(s::object_json())),
     ])
 }
@@ -45,31 +40,19 @@ pub(crate) fn client_request_json() -> BoxedStrategy<::serde_json::Value> {
         Vec::from([
             ("InitializeRequest", initialize_request_json()),
             ("PingRequest", ping_request_json()),
-            (
-                "ListResourcesRequest",
-                v2024_11_05_to_v2025_06_18::list_resources_request_json(),
-            ),
+            ("ListResourcesRequest", v2411_to_2506::list_resources_request_json()),
             (
                 "ListResourceTemplatesRequest",
-                v2024_11_05_to_v2025_06_18::list_resource_templates_request_json(),
+                v2411_to_2506::list_resource_templates_request_json(),
             ),
-            (
-                "ReadResourceRequest",
-                v2024_11_05_to_v2025_06_18::read_resource_request_json(),
-            ),
-            ("SubscribeRequest", v2024_11_05_to_v2025_06_18::subscribe_request_json()),
-            (
-                "UnsubscribeRequest",
-                v2024_11_05_to_v2025_06_18::unsubscribe_request_json(),
-            ),
-            (
-                "ListPromptsRequest",
-                v2024_11_05_to_v2025_06_18::list_prompts_request_json(),
-            ),
-            ("GetPromptRequest", v2024_11_05_to_v2025_06_18::get_prompt_request_json()),
-            ("ListToolsRequest", v2024_11_05_to_v2025_06_18::list_tools_request_json()),
-            ("CallToolRequest", v2024_11_05_to_v2025_06_18::call_tool_request_json()),
-            ("SetLevelRequest", v2024_11_05_to_v2025_06_18::set_level_request_json()),
+            ("ReadResourceRequest", v2411_to_2506::read_resource_request_json()),
+            ("SubscribeRequest", v2411_to_2506::subscribe_request_json()),
+            ("UnsubscribeRequest", v2411_to_2506::unsubscribe_request_json()),
+            ("ListPromptsRequest", v2411_to_2506::list_prompts_request_json()),
+            ("GetPromptRequest", v2411_to_2506::get_prompt_request_json()),
+            ("ListToolsRequest", v2411_to_2506::list_tools_request_json()),
+            ("CallToolRequest", v2411_to_2506::call_tool_request_json()),
+            ("SetLevelRequest", v2411_to_2506::set_level_request_json()),
             ("CompleteRequest", complete_request_json()),
         ]),
         |json| s::variant_of(json, super::ClientRequest::variant_name),
@@ -82,10 +65,7 @@ pub fn complete_request() -> BoxedStrategy<super::CompleteRequest> {
 /// Values of [`super::CompleteRequest`] as JSON.
 pub(crate) fn complete_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_completion_complete_json()),
-        ),
+        ("method", s::required(v2411_to_2607::method_completion_complete_json())),
         ("params", s::required(complete_request_params_json())),
     ])
 }
@@ -98,9 +78,7 @@ pub(crate) fn complete_request_params_json() -> BoxedStrategy<::serde_json::Valu
     s::object([
         (
             "argument",
-            s::required(
-                v2024_11_05_to_v2025_06_18::complete_request_params_argument_json(),
-            ),
+            s::required(v2411_to_2506::complete_request_params_argument_json()),
         ),
         ("ref", s::required(complete_request_params_ref_json())),
     ])
@@ -151,7 +129,7 @@ pub fn initialize_request() -> BoxedStrategy<super::InitializeRequest> {
 /// Values of [`super::InitializeRequest`] as JSON.
 pub(crate) fn initialize_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(v2024_11_05_to_v2025_11_25::method_initialize_json())),
+        ("method", s::required(v2411_to_2511::method_initialize_json())),
         ("params", s::required(initialize_request_params_json())),
     ])
 }
@@ -174,12 +152,7 @@ pub fn initialized_notification() -> BoxedStrategy<super::InitializedNotificatio
 /// Values of [`super::InitializedNotification`] as JSON.
 pub(crate) fn initialized_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2025_11_25::method_notifications_initialized_json(),
-            ),
-        ),
+        ("method", s::required(v2411_to_2511::method_notifications_initialized_json())),
         ("params", s::optional_member(initialized_notification_params_json())),
     ])
 }
@@ -206,7 +179,7 @@ pub fn jsonrpcnotification() -> BoxedStrategy<super::JSONRPCNotification> {
 /// Values of [`super::JSONRPCNotification`] as JSON.
 pub(crate) fn jsonrpcnotification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("jsonrpc", s::required(v2024_11_05_to_v2025_06_18::jsonrpc_2_0_json())),
+        ("jsonrpc", s::required(v2411_to_2506::jsonrpc_2_0_json())),
         ("method", s::required(s::string_json(None, None, None))),
         ("params", s::optional_member(jsonrpcnotification_params_json())),
     ])
@@ -230,8 +203,8 @@ pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
 /// Values of [`super::JSONRPCRequest`] as JSON.
 pub(crate) fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
-        ("jsonrpc", s::required(v2024_11_05_to_v2025_06_18::jsonrpc_2_0_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
+        ("jsonrpc", s::required(v2411_to_2506::jsonrpc_2_0_json())),
         ("method", s::required(s::string_json(None, None, None))),
         ("params", s::optional_member(jsonrpcrequest_params_json())),
     ])
@@ -255,10 +228,7 @@ pub fn jsonrpcrequest_params_meta() -> BoxedStrategy<super::JSONRPCRequestParams
 /// Values of [`super::JSONRPCRequestParamsMeta`] as JSON.
 pub(crate) fn jsonrpcrequest_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "progressToken",
-            s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-        ),
+        ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
     ])
 }
 /// Values of [`super::ListPromptsResult`].
@@ -280,7 +250,7 @@ pub fn list_roots_request() -> BoxedStrategy<super::ListRootsRequest> {
 /// Values of [`super::ListRootsRequest`] as JSON.
 pub(crate) fn list_roots_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_roots_list_json())),
+        ("method", s::required(v2411_to_2607::method_roots_list_json())),
         ("params", s::optional_member(list_roots_request_params_json())),
     ])
 }
@@ -309,10 +279,7 @@ pub(crate) fn list_roots_request_params_meta_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
     s::object([
-        (
-            "progressToken",
-            s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-        ),
+        ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
     ])
 }
 /// Values of [`super::ListRootsResult`].
@@ -356,7 +323,7 @@ pub fn ping_request() -> BoxedStrategy<super::PingRequest> {
 /// Values of [`super::PingRequest`] as JSON.
 pub(crate) fn ping_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(v2024_11_05_to_v2025_11_25::method_ping_json())),
+        ("method", s::required(v2411_to_2511::method_ping_json())),
         ("params", s::optional_member(ping_request_params_json())),
     ])
 }
@@ -379,10 +346,7 @@ pub fn ping_request_params_meta() -> BoxedStrategy<super::PingRequestParamsMeta>
 /// Values of [`super::PingRequestParamsMeta`] as JSON.
 pub(crate) fn ping_request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "progressToken",
-            s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-        ),
+        ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
     ])
 }
 /// Values of [`super::Prompt`].
@@ -425,9 +389,7 @@ pub(crate) fn prompt_list_changed_notification_json() -> BoxedStrategy<
     s::object([
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_prompts_list_changed_json(),
-            ),
+            s::required(v2411_to_2607::method_notifications_prompts_list_changed_json()),
         ),
         ("params", s::optional_member(prompt_list_changed_notification_params_json())),
     ])
@@ -456,7 +418,7 @@ pub fn prompt_reference() -> BoxedStrategy<super::PromptReference> {
 pub(crate) fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("name", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2024_11_05_to_v2026_07_28::type_ref_prompt_json())),
+        ("type", s::required(v2411_to_2607::type_ref_prompt_json())),
     ])
 }
 /// Values of [`super::ReadResourceResult`].
@@ -523,10 +485,7 @@ pub fn request_params_meta() -> BoxedStrategy<super::RequestParamsMeta> {
 /// Values of [`super::RequestParamsMeta`] as JSON.
 pub(crate) fn request_params_meta_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "progressToken",
-            s::optional_member(v2024_11_05_to_v2026_07_28::progress_token_json()),
-        ),
+        ("progressToken", s::optional_member(v2411_to_2607::progress_token_json())),
     ])
 }
 /// Values of [`super::ResourceContents`].
@@ -554,7 +513,7 @@ pub(crate) fn resource_list_changed_notification_json() -> BoxedStrategy<
         (
             "method",
             s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_resources_list_changed_json(),
+                v2411_to_2607::method_notifications_resources_list_changed_json(),
             ),
         ),
         ("params", s::optional_member(resource_list_changed_notification_params_json())),
@@ -611,9 +570,7 @@ pub(crate) fn roots_list_changed_notification_json() -> BoxedStrategy<
     s::object([
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2025_11_25::method_notifications_roots_list_changed_json(),
-            ),
+            s::required(v2411_to_2511::method_notifications_roots_list_changed_json()),
         ),
         ("params", s::optional_member(roots_list_changed_notification_params_json())),
     ])
@@ -676,9 +633,7 @@ pub(crate) fn tool_list_changed_notification_json() -> BoxedStrategy<
     s::object([
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_tools_list_changed_json(),
-            ),
+            s::required(v2411_to_2607::method_notifications_tools_list_changed_json()),
         ),
         ("params", s::optional_member(tool_list_changed_notification_params_json())),
     ])

@@ -3,9 +3,9 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
-use super::super::v2025_03_26_to_v2026_07_28::strategies as v2025_03_26_to_v2026_07_28;
-use super::super::v2025_06_18_to_v2026_07_28::strategies as v2025_06_18_to_v2026_07_28;
+use super::super::v2411_to_2607::strategies as v2411_to_2607;
+use super::super::v2503_to_2607::strategies as v2503_to_2607;
+use super::super::v2506_to_2607::strategies as v2506_to_2607;
 /// Values of [`super::AudioContent`].
 pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
     s::typed(audio_content_json())
@@ -14,13 +14,10 @@ pub fn audio_content() -> BoxedStrategy<super::AudioContent> {
 pub(crate) fn audio_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("data", s::required(s::string_json(Some("byte"), None, None))),
         ("mimeType", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2025_03_26_to_v2026_07_28::type_audio_json())),
+        ("type", s::required(v2503_to_2607::type_audio_json())),
     ])
 }
 /// Values of [`super::BlobResourceContents`].
@@ -44,12 +41,9 @@ pub fn embedded_resource() -> BoxedStrategy<super::EmbeddedResource> {
 pub(crate) fn embedded_resource_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("resource", s::required(embedded_resource_resource_json())),
-        ("type", s::required(v2024_11_05_to_v2026_07_28::type_resource_json())),
+        ("type", s::required(v2411_to_2607::type_resource_json())),
     ])
 }
 /// Values of [`super::EmbeddedResourceResource`].
@@ -74,13 +68,10 @@ pub fn image_content() -> BoxedStrategy<super::ImageContent> {
 pub(crate) fn image_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("data", s::required(s::string_json(Some("byte"), None, None))),
         ("mimeType", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2024_11_05_to_v2026_07_28::type_image_json())),
+        ("type", s::required(v2411_to_2607::type_image_json())),
     ])
 }
 /// Values of [`super::ListRootsResult`].
@@ -160,12 +151,9 @@ pub fn text_content() -> BoxedStrategy<super::TextContent> {
 pub(crate) fn text_content_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("_meta", s::optional_member(s::object_json())),
-        (
-            "annotations",
-            s::optional_member(v2025_06_18_to_v2026_07_28::annotations_json()),
-        ),
+        ("annotations", s::optional_member(v2506_to_2607::annotations_json())),
         ("text", s::required(s::string_json(None, None, None))),
-        ("type", s::required(v2024_11_05_to_v2026_07_28::type_text_json())),
+        ("type", s::required(v2411_to_2607::type_text_json())),
     ])
 }
 /// Values of [`super::TextResourceContents`].

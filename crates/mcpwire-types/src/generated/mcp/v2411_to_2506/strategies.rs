@@ -3,8 +3,8 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::v2024_11_05_to_v2025_11_25::strategies as v2024_11_05_to_v2025_11_25;
-use super::super::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
+use super::super::v2411_to_2511::strategies as v2411_to_2511;
+use super::super::v2411_to_2607::strategies as v2411_to_2607;
 /// Values of [`super::CallToolRequest`].
 pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
     s::typed(call_tool_request_json())
@@ -12,7 +12,7 @@ pub fn call_tool_request() -> BoxedStrategy<super::CallToolRequest> {
 /// Values of [`super::CallToolRequest`] as JSON.
 pub(crate) fn call_tool_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_tools_call_json())),
+        ("method", s::required(v2411_to_2607::method_tools_call_json())),
         ("params", s::required(call_tool_request_params_json())),
     ])
 }
@@ -34,12 +34,7 @@ pub fn cancelled_notification() -> BoxedStrategy<super::CancelledNotification> {
 /// Values of [`super::CancelledNotification`] as JSON.
 pub(crate) fn cancelled_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_cancelled_json(),
-            ),
-        ),
+        ("method", s::required(v2411_to_2607::method_notifications_cancelled_json())),
         ("params", s::required(cancelled_notification_params_json())),
     ])
 }
@@ -55,7 +50,7 @@ pub(crate) fn cancelled_notification_params_json() -> BoxedStrategy<
 > {
     s::object([
         ("reason", s::optional_member(s::string_json(None, None, None))),
-        ("requestId", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("requestId", s::required(v2411_to_2607::request_id_json())),
     ])
 }
 /// Values of [`super::CompleteRequestParamsArgument`].
@@ -92,7 +87,7 @@ pub fn get_prompt_request() -> BoxedStrategy<super::GetPromptRequest> {
 /// Values of [`super::GetPromptRequest`] as JSON.
 pub(crate) fn get_prompt_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_prompts_get_json())),
+        ("method", s::required(v2411_to_2607::method_prompts_get_json())),
         ("params", s::required(get_prompt_request_params_json())),
     ])
 }
@@ -115,7 +110,7 @@ pub fn jsonrpcerror() -> BoxedStrategy<super::JSONRPCError> {
 pub(crate) fn jsonrpcerror_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("error", s::required(jsonrpcerror_error_json())),
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
         ("jsonrpc", s::required(jsonrpc_2_0_json())),
     ])
 }
@@ -138,9 +133,9 @@ pub fn jsonrpcresponse() -> BoxedStrategy<super::JSONRPCResponse> {
 /// Values of [`super::JSONRPCResponse`] as JSON.
 pub(crate) fn jsonrpcresponse_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
         ("jsonrpc", s::required(jsonrpc_2_0_json())),
-        ("result", s::required(v2024_11_05_to_v2025_11_25::result_json())),
+        ("result", s::required(v2411_to_2511::result_json())),
     ])
 }
 /// Values of [`super::Jsonrpc2_0`].
@@ -158,7 +153,7 @@ pub fn list_prompts_request() -> BoxedStrategy<super::ListPromptsRequest> {
 /// Values of [`super::ListPromptsRequest`] as JSON.
 pub(crate) fn list_prompts_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_prompts_list_json())),
+        ("method", s::required(v2411_to_2607::method_prompts_list_json())),
         ("params", s::optional_member(list_prompts_request_params_json())),
     ])
 }
@@ -181,12 +176,7 @@ pub(crate) fn list_resource_templates_request_json() -> BoxedStrategy<
     ::serde_json::Value,
 > {
     s::object([
-        (
-            "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_resources_templates_list_json(),
-            ),
-        ),
+        ("method", s::required(v2411_to_2607::method_resources_templates_list_json())),
         ("params", s::optional_member(list_resource_templates_request_params_json())),
     ])
 }
@@ -209,10 +199,7 @@ pub fn list_resources_request() -> BoxedStrategy<super::ListResourcesRequest> {
 /// Values of [`super::ListResourcesRequest`] as JSON.
 pub(crate) fn list_resources_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_resources_list_json()),
-        ),
+        ("method", s::required(v2411_to_2607::method_resources_list_json())),
         ("params", s::optional_member(list_resources_request_params_json())),
     ])
 }
@@ -235,7 +222,7 @@ pub fn list_tools_request() -> BoxedStrategy<super::ListToolsRequest> {
 /// Values of [`super::ListToolsRequest`] as JSON.
 pub(crate) fn list_tools_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("method", s::required(v2024_11_05_to_v2026_07_28::method_tools_list_json())),
+        ("method", s::required(v2411_to_2607::method_tools_list_json())),
         ("params", s::optional_member(list_tools_request_params_json())),
     ])
 }
@@ -256,10 +243,7 @@ pub fn logging_message_notification() -> BoxedStrategy<
 /// Values of [`super::LoggingMessageNotification`] as JSON.
 pub(crate) fn logging_message_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_notifications_message_json()),
-        ),
+        ("method", s::required(v2411_to_2607::method_notifications_message_json())),
         ("params", s::required(logging_message_notification_params_json())),
     ])
 }
@@ -275,7 +259,7 @@ pub(crate) fn logging_message_notification_params_json() -> BoxedStrategy<
 > {
     s::object([
         ("data", s::required(s::any_json())),
-        ("level", s::required(v2024_11_05_to_v2026_07_28::logging_level_json())),
+        ("level", s::required(v2411_to_2607::logging_level_json())),
         ("logger", s::optional_member(s::string_json(None, None, None))),
     ])
 }
@@ -305,10 +289,7 @@ pub fn read_resource_request() -> BoxedStrategy<super::ReadResourceRequest> {
 /// Values of [`super::ReadResourceRequest`] as JSON.
 pub(crate) fn read_resource_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_resources_read_json()),
-        ),
+        ("method", s::required(v2411_to_2607::method_resources_read_json())),
         ("params", s::required(read_resource_request_params_json())),
     ])
 }
@@ -335,9 +316,7 @@ pub(crate) fn resource_updated_notification_json() -> BoxedStrategy<
     s::object([
         (
             "method",
-            s::required(
-                v2024_11_05_to_v2026_07_28::method_notifications_resources_updated_json(),
-            ),
+            s::required(v2411_to_2607::method_notifications_resources_updated_json()),
         ),
         ("params", s::required(resource_updated_notification_params_json())),
     ])
@@ -361,10 +340,7 @@ pub fn set_level_request() -> BoxedStrategy<super::SetLevelRequest> {
 /// Values of [`super::SetLevelRequest`] as JSON.
 pub(crate) fn set_level_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(v2024_11_05_to_v2025_11_25::method_logging_set_level_json()),
-        ),
+        ("method", s::required(v2411_to_2511::method_logging_set_level_json())),
         ("params", s::required(set_level_request_params_json())),
     ])
 }
@@ -374,7 +350,7 @@ pub fn set_level_request_params() -> BoxedStrategy<super::SetLevelRequestParams>
 }
 /// Values of [`super::SetLevelRequestParams`] as JSON.
 pub(crate) fn set_level_request_params_json() -> BoxedStrategy<::serde_json::Value> {
-    s::object([("level", s::required(v2024_11_05_to_v2026_07_28::logging_level_json()))])
+    s::object([("level", s::required(v2411_to_2607::logging_level_json()))])
 }
 /// Values of [`super::SubscribeRequest`].
 pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
@@ -383,10 +359,7 @@ pub fn subscribe_request() -> BoxedStrategy<super::SubscribeRequest> {
 /// Values of [`super::SubscribeRequest`] as JSON.
 pub(crate) fn subscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(v2024_11_05_to_v2025_11_25::method_resources_subscribe_json()),
-        ),
+        ("method", s::required(v2411_to_2511::method_resources_subscribe_json())),
         ("params", s::required(subscribe_request_params_json())),
     ])
 }
@@ -405,10 +378,7 @@ pub fn unsubscribe_request() -> BoxedStrategy<super::UnsubscribeRequest> {
 /// Values of [`super::UnsubscribeRequest`] as JSON.
 pub(crate) fn unsubscribe_request_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(v2024_11_05_to_v2025_11_25::method_resources_unsubscribe_json()),
-        ),
+        ("method", s::required(v2411_to_2511::method_resources_unsubscribe_json())),
         ("params", s::required(unsubscribe_request_params_json())),
     ])
 }

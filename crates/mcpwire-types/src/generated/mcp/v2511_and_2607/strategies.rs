@@ -3,8 +3,8 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
-use super::super::v2025_06_18_to_v2026_07_28::strategies as v2025_06_18_to_v2026_07_28;
+use super::super::v2411_to_2607::strategies as v2411_to_2607;
+use super::super::v2506_to_2607::strategies as v2506_to_2607;
 /// Values of [`super::CompleteRequestParamsArgument`].
 pub fn complete_request_params_argument() -> BoxedStrategy<
     super::CompleteRequestParamsArgument,
@@ -42,10 +42,10 @@ pub fn complete_request_params_ref() -> BoxedStrategy<super::CompleteRequestPara
 pub(crate) fn complete_request_params_ref_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("PromptReference", v2025_06_18_to_v2026_07_28::prompt_reference_json()),
+            ("PromptReference", v2506_to_2607::prompt_reference_json()),
             (
                 "ResourceTemplateReference",
-                v2025_06_18_to_v2026_07_28::resource_template_reference_json(),
+                v2506_to_2607::resource_template_reference_json(),
             ),
         ]),
         |json| s::variant_of(json, super::CompleteRequestParamsRef::variant_name),
@@ -190,7 +190,7 @@ pub fn jsonrpcerror_response() -> BoxedStrategy<super::JSONRPCErrorResponse> {
 pub(crate) fn jsonrpcerror_response_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("error", s::required(error_json())),
-        ("id", s::optional_member(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("id", s::optional_member(v2411_to_2607::request_id_json())),
         ("jsonrpc", s::required(jsonrpc_2_0_json())),
     ])
 }
@@ -213,7 +213,7 @@ pub fn jsonrpcrequest() -> BoxedStrategy<super::JSONRPCRequest> {
 /// Values of [`super::JSONRPCRequest`] as JSON.
 pub(crate) fn jsonrpcrequest_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        ("id", s::required(v2024_11_05_to_v2026_07_28::request_id_json())),
+        ("id", s::required(v2411_to_2607::request_id_json())),
         ("jsonrpc", s::required(jsonrpc_2_0_json())),
         ("method", s::required(s::string_json(None, None, None))),
         ("params", s::optional_member(s::object_json())),
@@ -303,7 +303,7 @@ pub(crate) fn number_schema_json() -> BoxedStrategy<::serde_json::Value> {
         ("maximum", s::optional_member(s::number_json(None, None))),
         ("minimum", s::optional_member(s::number_json(None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(v2025_06_18_to_v2026_07_28::number_schema_type_json())),
+        ("type", s::required(v2506_to_2607::number_schema_type_json())),
     ])
 }
 /// Values of [`super::PrimitiveSchemaDefinition`].
@@ -316,7 +316,7 @@ pub(crate) fn primitive_schema_definition_json() -> BoxedStrategy<::serde_json::
         Vec::from([
             ("StringSchema", string_schema_json()),
             ("NumberSchema", number_schema_json()),
-            ("BooleanSchema", v2025_06_18_to_v2026_07_28::boolean_schema_json()),
+            ("BooleanSchema", v2506_to_2607::boolean_schema_json()),
             (
                 "UntitledSingleSelectEnumSchema",
                 untitled_single_select_enum_schema_json(),
@@ -366,10 +366,7 @@ pub(crate) fn string_schema_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("default", s::optional_member(s::string_json(None, None, None))),
         ("description", s::optional_member(s::string_json(None, None, None))),
-        (
-            "format",
-            s::optional_member(v2025_06_18_to_v2026_07_28::string_schema_format_json()),
-        ),
+        ("format", s::optional_member(v2506_to_2607::string_schema_format_json())),
         ("maxLength", s::optional_member(s::integer_json(None, None))),
         ("minLength", s::optional_member(s::integer_json(None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),

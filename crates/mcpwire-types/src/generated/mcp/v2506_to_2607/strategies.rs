@@ -3,7 +3,7 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
+use super::super::v2411_to_2607::strategies as v2411_to_2607;
 /// Values of [`super::Annotations`].
 pub fn annotations() -> BoxedStrategy<super::Annotations> {
     s::typed(annotations_json())
@@ -13,9 +13,7 @@ pub(crate) fn annotations_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         (
             "audience",
-            s::optional_member(
-                s::array_json(v2024_11_05_to_v2026_07_28::role_json(), None, None),
-            ),
+            s::optional_member(s::array_json(v2411_to_2607::role_json(), None, None)),
         ),
         ("lastModified", s::optional_member(s::string_json(None, None, None))),
         ("priority", s::optional_member(s::number_json(Some(0f64), Some(1f64)))),
@@ -91,7 +89,7 @@ pub(crate) fn prompt_reference_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
         ("name", s::required(s::string_json(None, None, None))),
         ("title", s::optional_member(s::string_json(None, None, None))),
-        ("type", s::required(v2024_11_05_to_v2026_07_28::type_ref_prompt_json())),
+        ("type", s::required(v2411_to_2607::type_ref_prompt_json())),
     ])
 }
 /// Values of [`super::ResourceTemplateReference`].

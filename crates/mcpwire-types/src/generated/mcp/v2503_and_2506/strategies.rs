@@ -3,7 +3,7 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::v2024_11_05_to_v2026_07_28::strategies as v2024_11_05_to_v2026_07_28;
+use super::super::v2411_to_2607::strategies as v2411_to_2607;
 /// Values of [`super::ProgressNotification`].
 pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
     s::typed(progress_notification_json())
@@ -11,10 +11,7 @@ pub fn progress_notification() -> BoxedStrategy<super::ProgressNotification> {
 /// Values of [`super::ProgressNotification`] as JSON.
 pub(crate) fn progress_notification_json() -> BoxedStrategy<::serde_json::Value> {
     s::object([
-        (
-            "method",
-            s::required(v2024_11_05_to_v2026_07_28::method_notifications_progress_json()),
-        ),
+        ("method", s::required(v2411_to_2607::method_notifications_progress_json())),
         ("params", s::required(progress_notification_params_json())),
     ])
 }
@@ -29,10 +26,7 @@ pub(crate) fn progress_notification_params_json() -> BoxedStrategy<::serde_json:
     s::object([
         ("message", s::optional_member(s::string_json(None, None, None))),
         ("progress", s::required(s::number_json(None, None))),
-        (
-            "progressToken",
-            s::required(v2024_11_05_to_v2026_07_28::progress_token_json()),
-        ),
+        ("progressToken", s::required(v2411_to_2607::progress_token_json())),
         ("total", s::optional_member(s::number_json(None, None))),
     ])
 }
@@ -48,21 +42,12 @@ pub(crate) fn server_capabilities_json() -> BoxedStrategy<::serde_json::Value> {
         ("logging", s::optional_member(s::object_json())),
         (
             "prompts",
-            s::optional_member(
-                v2024_11_05_to_v2026_07_28::server_capabilities_prompts_json(),
-            ),
+            s::optional_member(v2411_to_2607::server_capabilities_prompts_json()),
         ),
         (
             "resources",
-            s::optional_member(
-                v2024_11_05_to_v2026_07_28::server_capabilities_resources_json(),
-            ),
+            s::optional_member(v2411_to_2607::server_capabilities_resources_json()),
         ),
-        (
-            "tools",
-            s::optional_member(
-                v2024_11_05_to_v2026_07_28::server_capabilities_tools_json(),
-            ),
-        ),
+        ("tools", s::optional_member(v2411_to_2607::server_capabilities_tools_json())),
     ])
 }

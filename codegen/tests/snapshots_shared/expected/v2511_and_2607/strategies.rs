@@ -3,7 +3,7 @@
 #[allow(unused_imports)]
 use ::proptest::strategy::{BoxedStrategy, Just, Strategy};
 use ::mcpwire_types::support::strategy as s;
-use super::super::v2025_06_18_to_v2026_07_28::strategies as v2025_06_18_to_v2026_07_28;
+use super::super::v2506_to_2607::strategies as v2506_to_2607;
 /// Values of [`super::Content`].
 pub fn content() -> BoxedStrategy<super::Content> {
     s::typed(content_json())
@@ -12,8 +12,8 @@ pub fn content() -> BoxedStrategy<super::Content> {
 pub(crate) fn content_json() -> BoxedStrategy<::serde_json::Value> {
     s::union(
         Vec::from([
-            ("TextContent", v2025_06_18_to_v2026_07_28::text_content_json()),
-            ("ImageContent", v2025_06_18_to_v2026_07_28::image_content_json()),
+            ("TextContent", v2506_to_2607::text_content_json()),
+            ("ImageContent", v2506_to_2607::image_content_json()),
         ]),
         |json| s::variant_of(json, super::Content::variant_name),
     )
