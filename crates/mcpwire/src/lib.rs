@@ -149,6 +149,9 @@ pub mod peer;
 pub mod profile;
 pub mod reply;
 pub mod router;
+// Recorded by the scan the HTTP transport runs; without it nothing reads them.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+mod routed;
 pub mod scan;
 pub mod server;
 #[cfg(feature = "tokio")]
