@@ -117,13 +117,25 @@ enum Element {
 #[cfg(feature = "http")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Shape {
-    /// One object: its members, and the params' members the routing headers repeat
-    /// (`name`, `uri`, `taskId`, `_meta`'s protocol version).
-    Object(Members, [Span; 4]),
+    /// One object: its members.
+    Object(Members),
     /// A batch of `len` elements, the first `elements.len()` of them kept.
     Batch { len: usize, elements: Vec<Element> },
     /// Any other JSON value.
     Other,
+}
+
+/// Where the params' `name`, `uri`, `taskId` and `_meta`'s protocol version lie in a split's
+/// text (`routed.rs`): the transport's, kept out of the split the session receives.
+#[cfg(feature = "http")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RoutedSpans([Span; 4]);
+
+#[cfg(feature = "http")]
+impl Default for RoutedSpans {
+    fn default() -> Self {
+        RoutedSpans([Span::Absent; 4])
+    }
 }
 
 /// A frame that is valid JSON, scanned: its text, its UTF-8 checked, and its envelope (or its
@@ -147,7 +159,7 @@ impl FrameSplit {
     pub(crate) fn read(
         frame: &hyper::body::Bytes,
         keep: Option<usize>,
-    ) -> Result<FrameSplit, Rejection> {
+    ) -> Result<(FrameSplit, RoutedSpans), Rejection> {
         trace_scan(frame.len());
         let skipped = if frame.starts_with(BOM) { BOM.len() } else { 0 };
         trace_utf8(frame.len() - skipped);
@@ -157,28 +169,25 @@ impl FrameSplit {
                 offset: skipped + e.valid_up_to(),
             })
         })?;
-        let shape = scan_shape(&text, keep).map_err(|mut e| {
+        let (shape, routed) = scan_shape(&text, keep).map_err(|mut e| {
             e.offset += skipped;
             Rejection::Parse(e)
         })?;
-        Ok(FrameSplit {
+        let split = FrameSplit {
             text,
             skipped,
             shape,
-        })
+        };
+        Ok((split, routed))
     }
 
-    /// The params' members the routing headers repeat, of a frame that is one object.
-    pub(crate) fn routed(&self) -> Routed<'_> {
-        match &self.shape {
-            Shape::Object(_, routed) => {
-                let [name, uri, task_id, version] = routed.map(|s| s.field(&self.text).once());
-                Routed {
-                    targets: [name, uri, task_id],
-                    version,
-                }
-            }
-            _ => Routed::default(),
+    /// The params' members the routing headers repeat, where [`read`](Self::read) found them
+    /// in this split's text.
+    pub(crate) fn routed(&self, spans: &RoutedSpans) -> Routed<'_> {
+        let [name, uri, task_id, version] = spans.0.map(|s| s.field(&self.text).once());
+        Routed {
+            targets: [name, uri, task_id],
+            version,
         }
     }
 
@@ -207,7 +216,7 @@ impl FrameSplit {
     pub(crate) fn decode_text(&self, profile: &Profile) -> Option<Decoded<'_>> {
         let text = &self.text;
         Some(match &self.shape {
-            Shape::Object(members, _) => {
+            Shape::Object(members) => {
                 Decoded::Single(classify(&envelope_of(members, text), profile))
             }
             Shape::Other => Decoded::Rejected(Rejection::NotAnObject),
@@ -239,7 +248,7 @@ impl FrameSplit {
 /// The shape of `text` (the frame's text after its byte order mark), scanned once: the same
 /// scan as [`decode`]'s, with the params' routed members recorded.
 #[cfg(feature = "http")]
-fn scan_shape(text: &str, keep: Option<usize>) -> Result<Shape, ScanError> {
+fn scan_shape(text: &str, keep: Option<usize>) -> Result<(Shape, RoutedSpans), ScanError> {
     let bytes = text.as_bytes();
     let start = scan::skip_whitespace(bytes, 0);
     match bytes.get(start) {
@@ -251,7 +260,7 @@ fn scan_shape(text: &str, keep: Option<usize>) -> Result<Shape, ScanError> {
             let [name, uri, task_id] = routed.targets;
             let routed =
                 [name, uri, task_id, routed.version].map(|member| Span::of_member(member, text));
-            Ok(Shape::Object(members(&envelope, text), routed))
+            Ok((Shape::Object(members(&envelope, text)), RoutedSpans(routed)))
         }
         Some(b'[') => {
             let mut elements = Vec::new();
@@ -263,12 +272,12 @@ fn scan_shape(text: &str, keep: Option<usize>) -> Result<Shape, ScanError> {
                     });
                 }
             })?;
-            Ok(Shape::Batch { len, elements })
+            Ok((Shape::Batch { len, elements }, RoutedSpans::default()))
         }
         _ => {
             let info = scan::scan_value(bytes, start)?;
             expect_end(text, info.end)?;
-            Ok(Shape::Other)
+            Ok((Shape::Other, RoutedSpans::default()))
         }
     }
 }
@@ -362,7 +371,7 @@ mod tests {
             let keep = (round % 3 == 0).then_some(1);
             let limited = profile.clone().with_max_batch_len(keep);
             match FrameSplit::read(&frame, keep) {
-                Ok(split) => {
+                Ok((split, _)) => {
                     assert_eq!(split.decode(&frame, &limited), decode(&frame, &limited));
                     match split.shape {
                         Shape::Object(..) => objects += 1,
@@ -389,7 +398,7 @@ mod tests {
     #[test]
     fn a_split_reads_its_own_frame_only() {
         let frame = Bytes::from_static(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#);
-        let split = FrameSplit::read(&frame, Some(1)).unwrap();
+        let (split, _) = FrameSplit::read(&frame, Some(1)).unwrap();
         let profile = Profile::jsonrpc_2_0();
         assert_eq!(split.decode_text(&profile), None, "one element of two kept");
         let Decoded::Batch(messages) = split.decode(&frame, &profile) else {
@@ -397,7 +406,7 @@ mod tests {
         };
         assert_eq!(messages.len(), 2);
         let copy = frame.to_vec();
-        let split = FrameSplit::read(&frame, None).unwrap();
+        let (split, _) = FrameSplit::read(&frame, None).unwrap();
         assert_eq!(split.decode(&copy, &profile), decode(&copy, &profile));
         assert!(split.decode_text(&profile).is_some());
     }

@@ -63,11 +63,11 @@ impl BodyKind {
         let split = FrameSplit::read(body, max_batch_len);
         let kind = {
             let (decoded, routed) = match &split {
-                Ok(split) => (
+                Ok((split, routed)) => (
                     split
                         .decode_text(&profile)
                         .unwrap_or_else(|| decode(body, &profile)),
-                    split.routed(),
+                    split.routed(routed),
                 ),
                 Err(rejection) => (Decoded::Rejected(*rejection), Routed::default()),
             };
@@ -95,7 +95,7 @@ impl BodyKind {
             }
         };
         BodyKind {
-            split: split.ok().map(Box::new),
+            split: split.ok().map(|(split, _)| Box::new(split)),
             ..kind
         }
     }
