@@ -242,6 +242,7 @@ pub fn read_object_into<'a>(
 
 /// Like [`read_object_into`], the params' members the HTTP routing headers repeat recorded
 /// into `routed` by the same scan (see `routed.rs`).
+#[cfg(feature = "http")]
 pub(crate) fn read_object_routed<'a>(
     text: &'a str,
     start: usize,

@@ -148,10 +148,9 @@ pub mod params;
 pub mod peer;
 pub mod profile;
 pub mod reply;
-pub mod router;
-// Recorded by the scan the HTTP transport runs; without it nothing reads them.
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
+#[cfg(feature = "http")]
 mod routed;
+pub mod router;
 pub mod scan;
 pub mod server;
 #[cfg(feature = "tokio")]

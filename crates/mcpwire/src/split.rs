@@ -14,11 +14,12 @@
 //! A frame that is not UTF-8 or not JSON is not split: whoever reads it decodes it in full
 //! (the reply is a parse error).
 
-use crate::decode::{BOM, Decoded};
+use crate::decode::Decoded;
 #[cfg(feature = "http")]
 use crate::{
     decode::{
-        BatchElement, JsonType, Rejection, batch_decoded, classify, decode, expect_end, scan_batch,
+        BOM, BatchElement, JsonType, Rejection, batch_decoded, classify, decode, expect_end,
+        scan_batch,
     },
     envelope::{self, Envelope, Field, RawMember},
     profile::Profile,
