@@ -6,7 +6,8 @@
 //! check of a whole text one of `mcpwire::utf8`, every decode of a message's params one of
 //! `mcpwire::params`. A POST of one `tools/call` through the whole endpoint, in process, makes
 //! one of each, whatever the argument's size (the params' one decode is the server's, into
-//! the version's type); a POST of a batch of two calls one scan and one UTF-8 check.
+//! the version's type); a POST of a batch of two calls, or of a body that is not JSON, one
+//! scan and one UTF-8 check.
 //!
 //! Its own test binary: trace interest is cached per process, and a test running beside
 //! this one on another thread, with no subscriber, could hide the events.
@@ -181,5 +182,31 @@ async fn a_batch_post_is_read_once() {
         reads.since(before),
         [1, 1, 2],
         "[scans, UTF-8 checks, params decodes] of a POST of a batch of two calls"
+    );
+}
+
+/// A body that is not JSON is read once too: its parse error goes to the session's peer with
+/// the split, which answers it without reading the body again.
+#[tokio::test]
+async fn an_unreadable_post_body_is_read_once() {
+    let reads = Reads::default();
+    let _default =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(reads.clone()));
+    let server = measuring_server();
+    let mut endpoint =
+        McpEndpoint::new(HttpConfig::default().stateless(true), server.http_service());
+    let headers = [("MCP-Protocol-Version", "2026-07-28")];
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"params":{{"text":"{}"}}"#,
+        "a".repeat(1000)
+    );
+    let before = reads.now();
+    let (parts, reply) = post(&mut endpoint, &headers, body).await;
+    assert_eq!(parts.status, 400, "{reply}");
+    assert!(reply.contains("-32700"), "{reply}");
+    assert_eq!(
+        reads.since(before),
+        [1, 1, 0],
+        "[scans, UTF-8 checks, params decodes] of a POST of a body that is not JSON"
     );
 }

@@ -5,14 +5,13 @@
 //! [`Peer`](crate::peer::Peer) then classifies it under the session's profile. The UTF-8
 //! check, the scan and the envelope (where each JSON-RPC member lies, how deep the params
 //! are, whether a string has escapes) do not depend on any profile: only [`classify`] does.
-//! A [`FrameSplit`] is that profile-free part of a frame that is valid JSON: its text (the
-//! frame's own bytes, shared, with the proof that they are UTF-8), where each member lies as
-//! offsets (a batch's, element by element), and where the params' `name`, `uri`, `taskId` and
-//! `_meta` protocol version lie (`routed.rs`). [`FrameSplit::decode`] is [`decode`] under any
-//! profile with neither the UTF-8 check nor the scan run again.
-//!
-//! A frame that is not UTF-8 or not JSON is not split: whoever reads it decodes it in full
-//! (the reply is a parse error).
+//! A [`FrameSplit`] is that profile-free part of a frame: its text (the frame's own bytes,
+//! shared, with the proof that they are UTF-8), where each member lies as offsets (a batch's,
+//! element by element), and where the params' `name`, `uri`, `taskId` and `_meta` protocol
+//! version lie (`routed.rs`); of a frame that is not UTF-8 or not JSON, the error.
+//! [`FrameSplit::decode`] is [`decode`] under any profile with neither the UTF-8 check nor the
+//! scan run again (but for a broken batch read under a profile without batches, which reads
+//! it as one value: decoded in full).
 
 use crate::decode::Decoded;
 #[cfg(feature = "http")]
@@ -124,6 +123,10 @@ enum Shape {
     Batch { len: usize, elements: Vec<Element> },
     /// Any other JSON value.
     Other,
+    /// Not UTF-8 or not JSON: the error a decode under a profile with batches finds (one
+    /// without batches reads a text opening with `[`, `batch`, as one value: it is decoded in
+    /// full).
+    Rejected { error: ScanError, batch: bool },
 }
 
 /// Where the params' `name`, `uri`, `taskId` and `_meta`'s protocol version lie in a split's
@@ -139,47 +142,65 @@ impl Default for RoutedSpans {
     }
 }
 
-/// A frame that is valid JSON, scanned: its text, its UTF-8 checked, and its envelope (or its
-/// batch's envelopes) as offsets into it.
+/// A frame, scanned: its text, its UTF-8 checked, and its envelope (or its batch's envelopes)
+/// as offsets into it, or why it is no JSON.
 #[cfg(feature = "http")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct FrameSplit {
-    /// The frame after its byte order mark: the frame's bytes, shared, not copied.
+    /// Where the frame lies and its length: a split is applied to its own frame only.
+    at: usize,
+    len: usize,
+    /// The frame after its byte order mark: the frame's bytes, shared, not copied (empty
+    /// when they are not UTF-8).
     text: bytestring::ByteString,
-    /// Bytes of byte order mark before the text.
-    skipped: usize,
     shape: Shape,
 }
 
 #[cfg(feature = "http")]
 impl FrameSplit {
-    /// Checks `frame`'s UTF-8 and scans it, once: its split when it is valid JSON (after an
-    /// optional byte order mark, with JSON whitespace around), else why the whole frame is
-    /// rejected (what [`decode`] says of it). Of a batch, the first `keep` elements are kept
-    /// (all with `None`).
+    /// Checks `frame`'s UTF-8 and scans it, once (after an optional byte order mark, JSON
+    /// whitespace around): its split, and where the params' routed members lie. Of a batch,
+    /// the first `keep` elements are kept (all with `None`).
     pub(crate) fn read(
         frame: &hyper::body::Bytes,
         keep: Option<usize>,
-    ) -> Result<(FrameSplit, RoutedSpans), Rejection> {
+    ) -> (FrameSplit, RoutedSpans) {
         trace_scan(frame.len());
         let skipped = if frame.starts_with(BOM) { BOM.len() } else { 0 };
         trace_utf8(frame.len() - skipped);
-        let text = bytestring::ByteString::try_from(frame.slice(skipped..)).map_err(|e| {
-            Rejection::Parse(ScanError {
-                kind: ScanErrorKind::InvalidUtf8,
-                offset: skipped + e.valid_up_to(),
-            })
-        })?;
-        let (shape, routed) = scan_shape(&text, keep).map_err(|mut e| {
-            e.offset += skipped;
-            Rejection::Parse(e)
-        })?;
+        let (text, (shape, routed)) = match bytestring::ByteString::try_from(frame.slice(skipped..))
+        {
+            Ok(text) => {
+                let scanned = scan_shape(&text, keep).unwrap_or_else(|mut error| {
+                    error.offset += skipped;
+                    let start = scan::skip_whitespace(text.as_bytes(), 0);
+                    let batch = text.as_bytes().get(start) == Some(&b'[');
+                    (Shape::Rejected { error, batch }, RoutedSpans::default())
+                });
+                (text, scanned)
+            }
+            Err(e) => {
+                let error = ScanError {
+                    kind: ScanErrorKind::InvalidUtf8,
+                    offset: skipped + e.valid_up_to(),
+                };
+                let shape = Shape::Rejected {
+                    error,
+                    batch: false,
+                };
+                (
+                    bytestring::ByteString::new(),
+                    (shape, RoutedSpans::default()),
+                )
+            }
+        };
         let split = FrameSplit {
+            at: frame.as_ptr() as usize,
+            len: frame.len(),
             text,
-            skipped,
             shape,
         };
-        Ok((split, routed))
+        (split, routed)
     }
 
     /// The params' members the routing headers repeat, where [`read`](Self::read) found them
@@ -196,9 +217,7 @@ impl FrameSplit {
     /// the same result, with only the profile's rules run (the frame's size limit included).
     /// A `frame` that is not this split's own bytes is decoded in full.
     pub(crate) fn decode<'a>(&'a self, frame: &'a [u8], profile: &Profile) -> Decoded<'a> {
-        let own = frame.len() == self.skipped + self.text.len()
-            && frame.as_ptr().wrapping_add(self.skipped) == self.text.as_ptr();
-        if !own {
+        if (frame.as_ptr() as usize, frame.len()) != (self.at, self.len) {
             return decode(frame, profile);
         }
         let max = profile.limits().max_frame_bytes;
@@ -213,7 +232,7 @@ impl FrameSplit {
     }
 
     /// The frame decoded under `profile` from this split, its size aside; `None` when the
-    /// split did not keep enough of a batch.
+    /// split did not keep enough of a batch, or the profile reads a broken batch otherwise.
     pub(crate) fn decode_text(&self, profile: &Profile) -> Option<Decoded<'_>> {
         let text = &self.text;
         Some(match &self.shape {
@@ -221,6 +240,8 @@ impl FrameSplit {
                 Decoded::Single(classify(&envelope_of(members, text), profile))
             }
             Shape::Other => Decoded::Rejected(Rejection::NotAnObject),
+            Shape::Rejected { batch: true, .. } if !profile.facts().batches => return None,
+            Shape::Rejected { error, .. } => Decoded::Rejected(Rejection::Parse(*error)),
             Shape::Batch { .. } if !profile.facts().batches => {
                 Decoded::Rejected(Rejection::NotAnObject)
             }
@@ -361,7 +382,7 @@ mod tests {
         let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let profiles = Profile::all();
         let plain = Profile::jsonrpc_2_0();
-        let (mut objects, mut batches) = (0, 0);
+        let (mut objects, mut batches, mut rejected) = (0, 0, 0);
         for round in 0..20_000 {
             let mut frame = seeds[round % seeds.len()].to_vec();
             if round >= seeds.len() {
@@ -371,26 +392,26 @@ mod tests {
             let profile = &profiles[round % profiles.len()];
             let keep = (round % 3 == 0).then_some(1);
             let limited = profile.clone().with_max_batch_len(keep);
-            match FrameSplit::read(&frame, keep) {
-                Ok((split, _)) => {
-                    assert_eq!(split.decode(&frame, &limited), decode(&frame, &limited));
-                    match split.shape {
-                        Shape::Object(..) => objects += 1,
-                        Shape::Batch { .. } => batches += 1,
-                        Shape::Other => {}
-                    }
-                }
-                Err(rejection) => assert_eq!(
-                    decode(&frame, &plain),
-                    Decoded::Rejected(rejection),
-                    "{}",
-                    String::from_utf8_lossy(&frame)
-                ),
+            let (split, _) = FrameSplit::read(&frame, keep);
+            let shown = String::from_utf8_lossy(&frame);
+            assert_eq!(
+                split.decode(&frame, &limited),
+                decode(&frame, &limited),
+                "{shown}"
+            );
+            if let Some(decoded) = split.decode_text(&plain) {
+                assert_eq!(decoded, decode(&frame, &plain), "{shown}");
+            }
+            match split.shape {
+                Shape::Object(..) => objects += 1,
+                Shape::Batch { .. } => batches += 1,
+                Shape::Rejected { .. } => rejected += 1,
+                Shape::Other => {}
             }
         }
         assert!(
-            objects > 2_000 && batches > 1_000,
-            "{objects} objects, {batches} batches"
+            objects > 2_000 && batches > 1_000 && rejected > 2_000,
+            "{objects} objects, {batches} batches, {rejected} rejected"
         );
     }
 
@@ -399,7 +420,7 @@ mod tests {
     #[test]
     fn a_split_reads_its_own_frame_only() {
         let frame = Bytes::from_static(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#);
-        let (split, _) = FrameSplit::read(&frame, Some(1)).unwrap();
+        let (split, _) = FrameSplit::read(&frame, Some(1));
         let profile = Profile::jsonrpc_2_0();
         assert_eq!(split.decode_text(&profile), None, "one element of two kept");
         let Decoded::Batch(messages) = split.decode(&frame, &profile) else {
@@ -407,7 +428,7 @@ mod tests {
         };
         assert_eq!(messages.len(), 2);
         let copy = frame.to_vec();
-        let (split, _) = FrameSplit::read(&frame, None).unwrap();
+        let (split, _) = FrameSplit::read(&frame, None);
         assert_eq!(split.decode(&copy, &profile), decode(&copy, &profile));
         assert!(split.decode_text(&profile).is_some());
     }

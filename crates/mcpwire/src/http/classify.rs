@@ -60,17 +60,12 @@ impl BodyKind {
         };
         // One scan, kept for the peer: the UTF-8 check, the envelope (a batch's, element by
         // element) and the params' routed members; nothing reads the body again.
-        let split = FrameSplit::read(body, max_batch_len);
+        let (split, routed) = FrameSplit::read(body, max_batch_len);
         let kind = {
-            let (decoded, routed) = match &split {
-                Ok((split, routed)) => (
-                    split
-                        .decode_text(&profile)
-                        .unwrap_or_else(|| decode(body, &profile)),
-                    split.routed(routed),
-                ),
-                Err(rejection) => (Decoded::Rejected(*rejection), Routed::default()),
-            };
+            let decoded = split
+                .decode_text(&profile)
+                .unwrap_or_else(|| decode(body, &profile));
+            let routed = split.routed(&routed);
             match decoded {
                 Decoded::Rejected(Rejection::BatchTooLarge { len, max }) => BodyKind {
                     batch_too_long: Some((len, max)),
@@ -95,7 +90,7 @@ impl BodyKind {
             }
         };
         BodyKind {
-            split: split.ok().map(|(split, _)| Box::new(split)),
+            split: Some(Box::new(split)),
             ..kind
         }
     }
