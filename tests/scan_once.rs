@@ -57,6 +57,14 @@ impl<S: tracing::Subscriber> Layer<S> for Reads {
     }
 }
 
+/// The reads counted on this thread, while the guard lives: the current-thread runtime runs
+/// every task the endpoint spawns here.
+fn counting() -> (Reads, tracing::subscriber::DefaultGuard) {
+    let reads = Reads::default();
+    let layer = tracing_subscriber::registry().with(reads.clone());
+    (reads, tracing::subscriber::set_default(layer))
+}
+
 fn measuring_server() -> McpServer {
     McpServer::builder("scan", "1")
         .tool(
@@ -85,10 +93,7 @@ async fn post(
 
 #[tokio::test]
 async fn a_post_body_is_read_once() {
-    let reads = Reads::default();
-    // This thread's: the current-thread runtime runs every task the endpoint spawns here.
-    let _default =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(reads.clone()));
+    let (reads, _default) = counting();
     let server = measuring_server();
     for (stateless, len) in [(true, 10), (true, 100_000), (false, 100_000)] {
         let mut endpoint = McpEndpoint::new(
@@ -129,9 +134,7 @@ async fn a_post_body_is_read_once() {
 /// MCP 2025-03-26 takes batches over HTTP: a batch's scan goes to the session's peer too.
 #[tokio::test]
 async fn a_batch_post_is_read_once() {
-    let reads = Reads::default();
-    let _default =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(reads.clone()));
+    let (reads, _default) = counting();
     let server = measuring_server();
     let mut endpoint = McpEndpoint::new(HttpConfig::default(), server.http_service());
     let initialize = json!({
@@ -189,9 +192,7 @@ async fn a_batch_post_is_read_once() {
 /// the split, which answers it without reading the body again.
 #[tokio::test]
 async fn an_unreadable_post_body_is_read_once() {
-    let reads = Reads::default();
-    let _default =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(reads.clone()));
+    let (reads, _default) = counting();
     let server = measuring_server();
     let mut endpoint =
         McpEndpoint::new(HttpConfig::default().stateless(true), server.http_service());

@@ -557,7 +557,7 @@ pub fn decode<'a>(frame: &'a [u8], profile: &Profile) -> Decoded<'a> {
             max,
         });
     }
-    crate::split::trace_scan(frame.len());
+    crate::split::trace_read(crate::split::Read::Scan, frame.len());
     let (skipped, body) = match frame.strip_prefix(BOM) {
         Some(rest) => (BOM.len(), rest),
         None => (0, frame),

@@ -73,13 +73,16 @@ trait Slots<'a> {
     const LEN: usize;
     /// The slot of a key (raw text, quotes included).
     fn slot_of_key(raw: &str, has_escapes: bool) -> Result<Option<usize>, Unreadable>;
-    /// Reads the member value at `pos` for `slot`.
+    /// Reads the member value at `pos` for `slot` (as any value, unless a slot says more).
     fn value(
         text: &'a str,
         pos: usize,
         slot: Option<usize>,
         found: &mut Found<'a>,
-    ) -> Result<RawMember<'a>, ScanError>;
+    ) -> Result<RawMember<'a>, ScanError> {
+        let _ = (slot, found);
+        scan_member(text, pos)
+    }
 }
 
 /// The structure cannot be read (its members are all taken as absent).
@@ -150,15 +153,6 @@ impl<'a> Slots<'a> for Meta {
 
     fn slot_of_key(raw: &str, has_escapes: bool) -> Result<Option<usize>, Unreadable> {
         Ok((*key_name(raw, has_escapes)? == *VERSION_KEY).then_some(0))
-    }
-
-    fn value(
-        text: &'a str,
-        pos: usize,
-        _: Option<usize>,
-        _: &mut Found<'a>,
-    ) -> Result<RawMember<'a>, ScanError> {
-        scan_member(text, pos)
     }
 }
 

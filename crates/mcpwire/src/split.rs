@@ -165,9 +165,9 @@ impl FrameSplit {
         frame: &hyper::body::Bytes,
         keep: Option<usize>,
     ) -> (FrameSplit, RoutedSpans) {
-        trace_scan(frame.len());
+        trace_read(Read::Scan, frame.len());
         let skipped = if frame.starts_with(BOM) { BOM.len() } else { 0 };
-        trace_utf8(frame.len() - skipped);
+        trace_read(Read::Utf8, frame.len() - skipped);
         let (text, (shape, routed)) = match bytestring::ByteString::try_from(frame.slice(skipped..))
         {
             Ok(text) => {
@@ -316,34 +316,29 @@ impl FrameSplit {
     }
 }
 
-/// Records one scan of a frame's JSON as a `trace` event (target `mcpwire::scan`, with the
-/// frame's length), so that a trace shows how often each frame's bytes are read.
-#[inline]
-pub(crate) fn trace_scan(len: usize) {
-    #[cfg(feature = "tokio")]
-    tracing::trace!(target: "mcpwire::scan", len, "frame scanned");
-    #[cfg(not(feature = "tokio"))]
-    let _ = len;
+/// What reads a frame's bytes, each recorded as a `trace` event with the length read, so that
+/// a trace shows how often each frame's bytes are read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Read {
+    /// A scan of a frame's JSON (target `mcpwire::scan`).
+    Scan,
+    /// A UTF-8 check of a whole text (target `mcpwire::utf8`).
+    Utf8,
+    /// A decode of a message's params (target `mcpwire::params`).
+    Params,
 }
 
-/// Records one UTF-8 check of a whole text as a `trace` event (target `mcpwire::utf8`, with
-/// the text's length).
+/// Records one `read` of `len` bytes (see [`Read`]).
 #[inline]
-pub(crate) fn trace_utf8(len: usize) {
+pub(crate) fn trace_read(read: Read, len: usize) {
     #[cfg(feature = "tokio")]
-    tracing::trace!(target: "mcpwire::utf8", len, "text checked as UTF-8");
+    match read {
+        Read::Scan => tracing::trace!(target: "mcpwire::scan", len, "frame scanned"),
+        Read::Utf8 => tracing::trace!(target: "mcpwire::utf8", len, "text checked as UTF-8"),
+        Read::Params => tracing::trace!(target: "mcpwire::params", len, "params decoded"),
+    }
     #[cfg(not(feature = "tokio"))]
-    let _ = len;
-}
-
-/// Records one decode of a message's params as a `trace` event (target `mcpwire::params`, with
-/// the params' length).
-#[inline]
-pub(crate) fn trace_params(len: usize) {
-    #[cfg(feature = "tokio")]
-    tracing::trace!(target: "mcpwire::params", len, "params decoded");
-    #[cfg(not(feature = "tokio"))]
-    let _ = len;
+    let _ = (read, len);
 }
 
 /// Decodes `frame` under `profile`, from `split` when there is one.
