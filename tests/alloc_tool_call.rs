@@ -42,8 +42,11 @@
 //! became a queue that allocates nothing until a message is sent (`service/queue.rs`; a
 //! tokio channel reserved 32 slots, 1.3 KB, for the POST's sink and for the session-wide sink
 //! a stateless POST's session never uses): HTTP in a session 78 / 13,945 (55.9% fewer bytes
-//! than the "before"), HTTP stateless 108 / 17,133 (54.9% fewer). Each bound fails
-//! the count before the step that last cut it.
+//! than the "before"), HTTP stateless 108 / 17,133 (54.9% fewer). Then a POST body
+//! was read once (`split.rs`, `routed.rs`: no serde pass over the params for the routing
+//! headers): HTTP stateless 106 / 17,147, in a session 78 / 13,977 (the split the session
+//! receives holds the body's text, 32 bytes). Each bound fails the count before the step
+//! that last cut it.
 
 use std::net::SocketAddr;
 
@@ -253,7 +256,7 @@ fn a_tool_call_in_process_allocates_within_its_bound() {
 
 #[test]
 fn a_stateless_http_tool_call_allocates_within_its_bound() {
-    assert_within("HTTP stateless 2026-07-28", http_stateless(), (112, 18_000));
+    assert_within("HTTP stateless 2026-07-28", http_stateless(), (107, 18_000));
 }
 
 #[test]

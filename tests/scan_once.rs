@@ -1,8 +1,13 @@
-//! Issue 48: a POST body is scanned once. The transport scans the body to check the routing
-//! headers and the era; the session's peer classifies what that scan found under its own
-//! profile instead of reading the JSON again (`crates/mcpwire/src/split.rs`). Every scan of a
-//! frame's JSON is a `trace` event of target `mcpwire::scan`; a POST of one `tools/call`
-//! through the whole endpoint, in process, makes exactly one, whatever the argument's size.
+//! Issue 48: a POST body is read once. The transport checks the body's UTF-8 and scans it to
+//! check the routing headers and the era, recording the params' `name` and `_meta` version as
+//! it goes; the session's peer classifies what that scan found under its own profile instead
+//! of reading the bytes again (`crates/mcpwire/src/split.rs`), a batch's elements included.
+//! Every scan of a frame's JSON is a `trace` event of target `mcpwire::scan`, every UTF-8
+//! check of a whole text one of `mcpwire::utf8`, every decode of a message's params one of
+//! `mcpwire::params`. A POST of one `tools/call` through the whole endpoint, in process, makes
+//! one of each, whatever the argument's size (the params' one decode is the server's, into
+//! the version's type); a POST of a batch of two calls, or of a body that is not JSON, one
+//! scan and one UTF-8 check.
 //!
 //! Its own test binary: trace interest is cached per process, and a test running beside
 //! this one on another thread, with no subscriber, could hide the events.
@@ -25,31 +30,71 @@ struct Text {
     text: String,
 }
 
-/// Counts the `mcpwire::scan` events.
-struct Scans(Arc<AtomicUsize>);
+/// Counts the `mcpwire::scan`, `mcpwire::utf8` and `mcpwire::params` events.
+#[derive(Clone, Default)]
+struct Reads(Arc<[AtomicUsize; 3]>);
 
-impl<S: tracing::Subscriber> Layer<S> for Scans {
+const TARGETS: [&str; 3] = ["mcpwire::scan", "mcpwire::utf8", "mcpwire::params"];
+
+impl Reads {
+    /// Scans, UTF-8 checks and params decodes so far.
+    fn now(&self) -> [usize; 3] {
+        [0, 1, 2].map(|i| self.0[i].load(Ordering::Relaxed))
+    }
+
+    /// Those made since `before`.
+    fn since(&self, before: [usize; 3]) -> [usize; 3] {
+        let now = self.now();
+        [0, 1, 2].map(|i| now[i] - before[i])
+    }
+}
+
+impl<S: tracing::Subscriber> Layer<S> for Reads {
     fn on_event(&self, event: &tracing::Event<'_>, _: LayerContext<'_, S>) {
-        if event.metadata().target() == "mcpwire::scan" {
-            self.0.fetch_add(1, Ordering::Relaxed);
+        if let Some(i) = TARGETS.iter().position(|t| *t == event.metadata().target()) {
+            self.0[i].fetch_add(1, Ordering::Relaxed);
         }
     }
 }
 
-#[tokio::test]
-async fn a_post_body_is_scanned_once() {
-    let scans = Arc::new(AtomicUsize::new(0));
-    // This thread's: the current-thread runtime runs every task the endpoint spawns here.
-    let _default =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(Scans(scans.clone())));
-    let server = McpServer::builder("scan", "1")
+/// The reads counted on this thread, while the guard lives: the current-thread runtime runs
+/// every task the endpoint spawns here.
+fn counting() -> (Reads, tracing::subscriber::DefaultGuard) {
+    let reads = Reads::default();
+    let layer = tracing_subscriber::registry().with(reads.clone());
+    (reads, tracing::subscriber::set_default(layer))
+}
+
+fn measuring_server() -> McpServer {
+    McpServer::builder("scan", "1")
         .tool(
             "measure",
             "The length of a text",
             |Text { text }: Text, _: Context| async move { text.len().to_string() },
         )
         .build()
-        .expect("a valid server");
+        .expect("a valid server")
+}
+
+async fn post(
+    endpoint: &mut McpEndpoint<mcpwire_server::McpHttpService>,
+    headers: &[(&str, &str)],
+    body: String,
+) -> (hyper::http::response::Parts, String) {
+    ready(endpoint).await;
+    let response = endpoint
+        .call(mcp_post(headers, Bytes::from(body)))
+        .await
+        .unwrap();
+    let (parts, body) = response.into_parts();
+    let body = body.collect().await.unwrap().to_bytes();
+    (parts, String::from_utf8_lossy(&body).into_owned())
+}
+
+#[tokio::test]
+async fn a_post_body_is_read_once() {
+    let (reads, _default) = counting();
+    let server = measuring_server();
     for (stateless, len) in [(true, 10), (true, 100_000), (false, 100_000)] {
         let mut endpoint = McpEndpoint::new(
             HttpConfig::default().stateless(stateless),
@@ -67,27 +112,102 @@ async fn a_post_body_is_scanned_once() {
                 }
             }
         });
-        let request = mcp_post(
-            &[
-                ("MCP-Protocol-Version", "2026-07-28"),
-                ("Mcp-Method", "tools/call"),
-                ("Mcp-Name", "measure"),
-            ],
-            Bytes::from(body.to_string()),
-        );
-        ready(&mut endpoint).await;
-        let before = scans.load(Ordering::Relaxed);
-        let response = endpoint.call(request).await.unwrap();
-        let status = response.status();
-        let reply = response.into_body().collect().await.unwrap().to_bytes();
-        let reply = String::from_utf8_lossy(&reply);
-        assert_eq!(status, 200, "{reply}");
+        let headers = [
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "measure"),
+        ];
+        let before = reads.now();
+        let (parts, reply) = post(&mut endpoint, &headers, body.to_string()).await;
+        assert_eq!(parts.status, 200, "{reply}");
         assert!(reply.contains(r#""id":7"#), "{reply}");
         assert!(reply.contains(&format!(r#""text":"{len}""#)), "{reply}");
-        let made = scans.load(Ordering::Relaxed) - before;
         assert_eq!(
-            made, 1,
-            "a POST of one tools/call (stateless {stateless}, {len}-byte argument) was scanned {made} times"
+            reads.since(before),
+            [1, 1, 1],
+            "[scans, UTF-8 checks, params decodes] of a POST of one tools/call (stateless \
+             {stateless}, {len}-byte argument)"
         );
     }
+}
+
+/// MCP 2025-03-26 takes batches over HTTP: a batch's scan goes to the session's peer too.
+#[tokio::test]
+async fn a_batch_post_is_read_once() {
+    let (reads, _default) = counting();
+    let server = measuring_server();
+    let mut endpoint = McpEndpoint::new(HttpConfig::default(), server.http_service());
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-03-26",
+            "capabilities": {},
+            "clientInfo": { "name": "t", "version": "1" }
+        }
+    });
+    let (parts, reply) = post(&mut endpoint, &[], initialize.to_string()).await;
+    assert_eq!(parts.status, 200, "{reply}");
+    assert!(
+        reply.contains(r#""protocolVersion":"2025-03-26""#),
+        "{reply}"
+    );
+    let session = parts.headers["mcp-session-id"].to_str().unwrap().to_owned();
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-03-26"),
+    ];
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let (parts, _) = post(&mut endpoint, &headers, initialized.to_string()).await;
+    assert_eq!(parts.status, 202);
+    let call = |id: u32, text: &str| {
+        json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": { "name": "measure", "arguments": { "text": text } }
+        })
+    };
+    let batch = json!([call(2, "ab"), call(3, &"c".repeat(10_000))]);
+    let before = reads.now();
+    let (parts, reply) = post(&mut endpoint, &headers, batch.to_string()).await;
+    assert_eq!(parts.status, 200, "{reply}");
+    let replies: serde_json::Value = serde_json::from_str(&reply).expect(&reply);
+    let texts: Vec<_> = replies
+        .as_array()
+        .expect("a batch's reply is an array")
+        .iter()
+        .map(|r| (r["id"].clone(), r["result"]["content"][0]["text"].clone()))
+        .collect();
+    assert_eq!(
+        texts,
+        [(json!(2), json!("2")), (json!(3), json!("10000"))],
+        "{reply}"
+    );
+    assert_eq!(
+        reads.since(before),
+        [1, 1, 2],
+        "[scans, UTF-8 checks, params decodes] of a POST of a batch of two calls"
+    );
+}
+
+/// A body that is not JSON is read once too: its parse error goes to the session's peer with
+/// the split, which answers it without reading the body again.
+#[tokio::test]
+async fn an_unreadable_post_body_is_read_once() {
+    let (reads, _default) = counting();
+    let server = measuring_server();
+    let mut endpoint =
+        McpEndpoint::new(HttpConfig::default().stateless(true), server.http_service());
+    let headers = [("MCP-Protocol-Version", "2026-07-28")];
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"params":{{"text":"{}"}}"#,
+        "a".repeat(1000)
+    );
+    let before = reads.now();
+    let (parts, reply) = post(&mut endpoint, &headers, body).await;
+    assert_eq!(parts.status, 400, "{reply}");
+    assert!(reply.contains("-32700"), "{reply}");
+    assert_eq!(
+        reads.since(before),
+        [1, 1, 0],
+        "[scans, UTF-8 checks, params decodes] of a POST of a body that is not JSON"
+    );
 }

@@ -222,7 +222,7 @@ pub enum JsonType {
 }
 
 impl JsonType {
-    fn of(member: &RawMember<'_>) -> Self {
+    pub(crate) fn of(member: &RawMember<'_>) -> Self {
         match member.first_byte() {
             Some(b'n') => JsonType::Null,
             Some(b't' | b'f') => JsonType::Boolean,
@@ -557,7 +557,7 @@ pub fn decode<'a>(frame: &'a [u8], profile: &Profile) -> Decoded<'a> {
             max,
         });
     }
-    crate::split::trace_scan(frame.len());
+    crate::split::trace_read(crate::split::Read::Scan, frame.len());
     let (skipped, body) = match frame.strip_prefix(BOM) {
         Some(rest) => (BOM.len(), rest),
         None => (0, frame),
@@ -575,7 +575,7 @@ pub fn decode<'a>(frame: &'a [u8], profile: &Profile) -> Decoded<'a> {
     })
 }
 
-fn expect_end(text: &str, pos: usize) -> Result<(), ScanError> {
+pub(crate) fn expect_end(text: &str, pos: usize) -> Result<(), ScanError> {
     let rest = scan::skip_whitespace(text.as_bytes(), pos);
     if rest == text.len() {
         Ok(())
@@ -611,33 +611,61 @@ fn decode_batch<'a>(
     start: usize,
     profile: &Profile,
 ) -> Result<Decoded<'a>, ScanError> {
-    let bytes = text.as_bytes();
     let max_len = profile.limits().max_batch_len;
     let mut messages = Vec::new();
+    let len = scan_batch(text, start, |position, element| {
+        if max_len.is_none_or(|max| position <= max) {
+            messages.push(element.classify(profile));
+        }
+    })?;
+    Ok(batch_decoded(len, max_len, || messages))
+}
+
+/// One element of a batch, as its scan found it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum BatchElement<'a> {
+    /// An object: its envelope.
+    Object(Envelope<'a>),
+    /// Any other value: its type.
+    Other(JsonType),
+}
+
+impl<'a> BatchElement<'a> {
+    /// The message this element is under `profile`.
+    pub(crate) fn classify(&self, profile: &Profile) -> Message<'a> {
+        match self {
+            BatchElement::Object(envelope) => classify(envelope, profile),
+            BatchElement::Other(json_type) => Message::Invalid {
+                id: None,
+                reason: InvalidReason::BatchElementNotObject(*json_type),
+            },
+        }
+    }
+}
+
+/// Scans the batch whose `[` is at `start`, to the end of `text`, handing each element to
+/// `each` with its position (from 1); the batch's length (0 for `[]`).
+pub(crate) fn scan_batch<'a>(
+    text: &'a str,
+    start: usize,
+    mut each: impl FnMut(usize, BatchElement<'a>),
+) -> Result<usize, ScanError> {
+    let bytes = text.as_bytes();
     let mut len = 0usize;
     let mut pos = scan::skip_whitespace(bytes, start + 1);
     if bytes.get(pos) == Some(&b']') {
         expect_end(text, pos + 1)?;
-        return Ok(Decoded::Rejected(Rejection::EmptyBatch));
+        return Ok(0);
     }
     loop {
         len += 1;
-        let keep = max_len.is_none_or(|max| len <= max);
         if bytes.get(pos) == Some(&b'{') {
             let mut envelope = Envelope::default();
-            let end = envelope::read_object_into(text, pos, &mut envelope)?;
-            if keep {
-                messages.push(classify(&envelope, profile));
-            }
-            pos = end;
+            pos = envelope::read_object_into(text, pos, &mut envelope)?;
+            each(len, BatchElement::Object(envelope));
         } else {
             let member = envelope::scan_member(text, pos)?;
-            if keep {
-                messages.push(Message::Invalid {
-                    id: None,
-                    reason: InvalidReason::BatchElementNotObject(JsonType::of(&member)),
-                });
-            }
+            each(len, BatchElement::Other(JsonType::of(&member)));
             pos += member.text.len();
         }
         pos = scan::skip_whitespace(bytes, pos);
@@ -659,10 +687,23 @@ fn decode_batch<'a>(
         }
     }
     expect_end(text, pos + 1)?;
-    if let Some(max) = max_len.filter(|&max| len > max) {
-        return Ok(Decoded::Rejected(Rejection::BatchTooLarge { len, max }));
+    Ok(len)
+}
+
+/// A scanned batch of `len` elements under the limit `max`: refused when empty or too long,
+/// else the messages `messages` gives.
+pub(crate) fn batch_decoded<'a>(
+    len: usize,
+    max: Option<usize>,
+    messages: impl FnOnce() -> Vec<Message<'a>>,
+) -> Decoded<'a> {
+    if len == 0 {
+        return Decoded::Rejected(Rejection::EmptyBatch);
     }
-    Ok(Decoded::Batch(messages))
+    if let Some(max) = max.filter(|&max| len > max) {
+        return Decoded::Rejected(Rejection::BatchTooLarge { len, max });
+    }
+    Decoded::Batch(messages())
 }
 
 #[cfg(test)]

@@ -230,7 +230,27 @@ pub fn read_object_into<'a>(
     start: usize,
     envelope: &mut Envelope<'a>,
 ) -> Result<usize, ScanError> {
-    read_members(text, start, plain_envelope_key, known_key, envelope)
+    read_members(
+        text,
+        start,
+        plain_envelope_key,
+        known_key,
+        scan_member,
+        envelope,
+    )
+}
+
+/// Like [`read_object_into`], the params' members the HTTP routing headers repeat recorded
+/// into `routed` by the same scan (see `routed.rs`).
+#[cfg(feature = "http")]
+pub(crate) fn read_object_routed<'a>(
+    text: &'a str,
+    start: usize,
+    envelope: &mut Envelope<'a>,
+    routed: &mut crate::routed::Routed<'a>,
+) -> Result<usize, ScanError> {
+    let params = |text: &'a str, pos| crate::routed::read_params(text, pos, routed);
+    read_members(text, start, plain_envelope_key, known_key, params, envelope)
 }
 
 /// How nearly every sender opens a message: `{"jsonrpc":"2.0",` with no whitespace. The
@@ -240,7 +260,7 @@ const COMPACT_OPENING: &[u8] = br#"{"jsonrpc":"2.0","#;
 /// Scans a key that is not a plainly spelled envelope key. Out of line, so that the one
 /// inlined copy of the string scanner is the one in [`scan_member`], on the hot path.
 #[inline(never)]
-fn other_key(bytes: &[u8], pos: usize) -> Result<scan::StringInfo, ScanError> {
+pub(crate) fn other_key(bytes: &[u8], pos: usize) -> Result<scan::StringInfo, ScanError> {
     scan::scan_string(bytes, pos)
 }
 
@@ -270,7 +290,8 @@ fn jsonrpc_2_0_at(text: &str, at: usize) -> RawMember<'_> {
 }
 
 /// Generic member reader: `plain` recognises common keys by their bytes (the hot path);
-/// `classify` maps any other key's raw text to a slot.
+/// `classify` maps any other key's raw text to a slot; `params` scans the `params` slot's
+/// value (elsewhere [`scan_member`]).
 ///
 /// Written for compact text: an object opening with [`COMPACT_OPENING`] records its
 /// `jsonrpc` member without looking at it byte by byte, and whitespace is only looked for
@@ -282,6 +303,7 @@ fn read_members<'a>(
     start: usize,
     plain: impl Fn(&[u8], usize) -> Option<(Key, usize)>,
     classify: impl Fn(&str, bool) -> Option<Key>,
+    mut params: impl FnMut(&'a str, usize) -> Result<RawMember<'a>, ScanError>,
     envelope: &mut Envelope<'a>,
 ) -> Result<usize, ScanError> {
     let bytes = text.as_bytes();
@@ -320,6 +342,8 @@ fn read_members<'a>(
             && bytes.get(pos..pos + JSONRPC_2_0.len()) == Some(JSONRPC_2_0)
         {
             jsonrpc_2_0_at(text, pos)
+        } else if slot == Some(Key::Params) {
+            params(text, pos)?
         } else {
             scan_member(text, pos)?
         };
@@ -366,7 +390,7 @@ pub fn read_error_object(text: &str) -> Result<ErrorMembers<'_>, ScanError> {
         }
     };
     let mut envelope = Envelope::default();
-    read_members(text, 0, |_, _| None, classify, &mut envelope)?;
+    read_members(text, 0, |_, _| None, classify, scan_member, &mut envelope)?;
     Ok(ErrorMembers {
         code: envelope.id,
         message: envelope.method,

@@ -148,6 +148,8 @@ pub mod params;
 pub mod peer;
 pub mod profile;
 pub mod reply;
+#[cfg(feature = "http")]
+mod routed;
 pub mod router;
 pub mod scan;
 pub mod server;

@@ -119,6 +119,7 @@ pub fn decode_params<T: DeserializeOwned>(
         );
         return Err(invalid_params("", &reason));
     }
+    crate::split::trace_read(crate::split::Read::Params, params.text.len());
     decode_text(params.text).map_err(ParamsFailure::into_error)
 }
 

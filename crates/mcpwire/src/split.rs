@@ -1,23 +1,33 @@
-//! One frame's envelope, kept after its one scan so that nobody scans the frame again.
+//! One frame's scan, kept so that nobody reads the frame again.
 //!
 //! The HTTP transport reads a POST body before any session sees it (to check the routing
-//! headers and answer refusals with the request's id), and the session's
-//! [`Peer`](crate::peer::Peer) then classifies it under the session's profile. The scan and
-//! the envelope (where each JSON-RPC member lies, how deep the params are, whether a string
-//! has escapes) do not depend on any profile: only [`classify`] does. A [`FrameSplit`] is that
-//! profile-free part of a frame that is exactly one object, as offsets (it owns nothing of the
-//! frame, so it travels to the session's task beside the frame's bytes), and
-//! [`FrameSplit::decode`] is [`decode`] under any profile without scanning the JSON again.
-//!
-//! Only a frame that is one well-formed object is split; a batch, a frame that is not JSON,
-//! or any other top level is decoded in full by whoever reads it.
+//! headers and the era, and answer refusals with the request's id), and the session's
+//! [`Peer`](crate::peer::Peer) then classifies it under the session's profile. The UTF-8
+//! check, the scan and the envelope (where each JSON-RPC member lies, how deep the params
+//! are, whether a string has escapes) do not depend on any profile: only [`classify`] does.
+//! A [`FrameSplit`] is that profile-free part of a frame: its text (the frame's own bytes,
+//! shared, with the proof that they are UTF-8), where each member lies as offsets (a batch's,
+//! element by element), and where the params' `name`, `uri`, `taskId` and `_meta` protocol
+//! version lie (`routed.rs`); of a frame that is not UTF-8 or not JSON, the error.
+//! [`FrameSplit::decode`] is [`decode`] under any profile with neither the UTF-8 check nor the
+//! scan run again (but for a broken batch read under a profile without batches, which reads
+//! it as one value: decoded in full).
 
-use crate::decode::{BOM, Decoded, classify, decode};
-use crate::envelope::{self, Envelope, Field, RawMember};
-use crate::profile::Profile;
-use crate::scan;
+use crate::decode::Decoded;
+#[cfg(feature = "http")]
+use crate::{
+    decode::{
+        BOM, BatchElement, JsonType, Rejection, batch_decoded, classify, decode, expect_end,
+        scan_batch,
+    },
+    envelope::{self, Envelope, Field, RawMember},
+    profile::Profile,
+    routed::Routed,
+    scan::{self, ScanError, ScanErrorKind},
+};
 
-/// Where one envelope member lies in the frame's text.
+/// Where one member lies in the frame's text.
+#[cfg(feature = "http")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Span {
     Absent,
@@ -30,6 +40,7 @@ enum Span {
     Duplicated,
 }
 
+#[cfg(feature = "http")]
 impl Span {
     fn of(field: &Field<'_>, text: &str) -> Span {
         match field {
@@ -48,8 +59,13 @@ impl Span {
         }
     }
 
-    fn field<'a>(self, text: &'a str) -> Option<Field<'a>> {
-        Some(match self {
+    fn of_member(member: Option<RawMember<'_>>, text: &str) -> Span {
+        Span::of(&member.map_or(Field::Absent, Field::Once), text)
+    }
+
+    /// The member again, from `text` (the text it was read from).
+    fn field(self, text: &str) -> Field<'_> {
+        match self {
             Span::Absent => Field::Absent,
             Span::Duplicated => Field::Duplicated,
             Span::Once {
@@ -58,169 +74,357 @@ impl Span {
                 depth,
                 has_escapes,
             } => Field::Once(RawMember {
-                text: text.get(start..end)?,
+                text: &text[start..end],
                 depth,
                 has_escapes,
             }),
-        })
+        }
     }
 }
 
-/// A frame that is exactly one JSON object, scanned: its envelope as offsets into the frame.
+/// `jsonrpc`, `id`, `method`, `params`, `result`, `error` of one object.
+#[cfg(feature = "http")]
+type Members = [Span; 6];
+
+#[cfg(feature = "http")]
+fn members(envelope: &Envelope<'_>, text: &str) -> Members {
+    let e = envelope;
+    [&e.jsonrpc, &e.id, &e.method, &e.params, &e.result, &e.error].map(|f| Span::of(f, text))
+}
+
+#[cfg(feature = "http")]
+fn envelope_of<'a>(members: &Members, text: &'a str) -> Envelope<'a> {
+    let [jsonrpc, id, method, params, result, error] = members.map(|s| s.field(text));
+    Envelope {
+        jsonrpc,
+        id,
+        method,
+        params,
+        result,
+        error,
+    }
+}
+
+/// One batch element, scanned.
+#[cfg(feature = "http")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct FrameSplit {
-    /// The frame's length, so that a split is never applied to another frame's bytes.
-    len: usize,
-    /// Bytes of byte order mark before the text.
-    skipped: usize,
-    /// `jsonrpc`, `id`, `method`, `params`, `result`, `error`.
-    members: [Span; 6],
+enum Element {
+    Object(Members),
+    Other(JsonType),
 }
 
+/// What the frame's JSON is.
+#[cfg(feature = "http")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Shape {
+    /// One object: its members.
+    Object(Members),
+    /// A batch of `len` elements, the first `elements.len()` of them kept.
+    Batch { len: usize, elements: Vec<Element> },
+    /// Any other JSON value.
+    Other,
+    /// Not UTF-8 or not JSON: the error a decode under a profile with batches finds (one
+    /// without batches reads a text opening with `[`, `batch`, as one value: it is decoded in
+    /// full).
+    Rejected { error: ScanError, batch: bool },
+}
+
+/// Where the params' `name`, `uri`, `taskId` and `_meta`'s protocol version lie in a split's
+/// text (`routed.rs`): the transport's, kept out of the split the session receives.
+#[cfg(feature = "http")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RoutedSpans([Span; 4]);
+
+#[cfg(feature = "http")]
+impl Default for RoutedSpans {
+    fn default() -> Self {
+        RoutedSpans([Span::Absent; 4])
+    }
+}
+
+/// A frame, scanned: its text, its UTF-8 checked, and its envelope (or its batch's envelopes)
+/// as offsets into it, or why it is no JSON.
+#[cfg(feature = "http")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FrameSplit {
+    /// Where the frame lies and its length: a split is applied to its own frame only.
+    at: usize,
+    len: usize,
+    /// The frame after its byte order mark: the frame's bytes, shared, not copied (empty
+    /// when they are not UTF-8).
+    text: bytestring::ByteString,
+    shape: Shape,
+}
+
+#[cfg(feature = "http")]
 impl FrameSplit {
-    /// Scans `frame` once: its split and envelope when it is exactly one well-formed object
-    /// (after an optional byte order mark, with JSON whitespace around), `None` otherwise.
-    pub(crate) fn read(frame: &[u8]) -> Option<(FrameSplit, Envelope<'_>)> {
-        trace_scan(frame.len());
-        let (skipped, body) = match frame.strip_prefix(BOM) {
-            Some(rest) => (BOM.len(), rest),
-            None => (0, frame),
+    /// Checks `frame`'s UTF-8 and scans it, once (after an optional byte order mark, JSON
+    /// whitespace around): its split, and where the params' routed members lie. Of a batch,
+    /// the first `keep` elements are kept (all with `None`).
+    pub(crate) fn read(
+        frame: &hyper::body::Bytes,
+        keep: Option<usize>,
+    ) -> (FrameSplit, RoutedSpans) {
+        trace_read(Read::Scan, frame.len());
+        let skipped = if frame.starts_with(BOM) { BOM.len() } else { 0 };
+        trace_read(Read::Utf8, frame.len() - skipped);
+        let (text, (shape, routed)) = match bytestring::ByteString::try_from(frame.slice(skipped..))
+        {
+            Ok(text) => {
+                let scanned = scan_shape(&text, keep).unwrap_or_else(|mut error| {
+                    error.offset += skipped;
+                    let start = scan::skip_whitespace(text.as_bytes(), 0);
+                    let batch = text.as_bytes().get(start) == Some(&b'[');
+                    (Shape::Rejected { error, batch }, RoutedSpans::default())
+                });
+                (text, scanned)
+            }
+            Err(e) => {
+                let error = ScanError {
+                    kind: ScanErrorKind::InvalidUtf8,
+                    offset: skipped + e.valid_up_to(),
+                };
+                let shape = Shape::Rejected {
+                    error,
+                    batch: false,
+                };
+                (
+                    bytestring::ByteString::new(),
+                    (shape, RoutedSpans::default()),
+                )
+            }
         };
-        let text = scan::utf8(body).ok()?;
-        let start = scan::skip_whitespace(text.as_bytes(), 0);
-        if text.as_bytes().get(start) != Some(&b'{') {
-            return None;
-        }
-        let mut envelope = Envelope::default();
-        let end = envelope::read_object_into(text, start, &mut envelope).ok()?;
-        if scan::skip_whitespace(text.as_bytes(), end) != text.len() {
-            return None;
-        }
-        let e = &envelope;
         let split = FrameSplit {
+            at: frame.as_ptr() as usize,
             len: frame.len(),
-            skipped,
-            members: [&e.jsonrpc, &e.id, &e.method, &e.params, &e.result, &e.error]
-                .map(|field| Span::of(field, text)),
+            text,
+            shape,
         };
-        Some((split, envelope))
+        (split, routed)
     }
 
-    /// The envelope of `frame`, this split's frame, without scanning its JSON (its UTF-8 is
-    /// checked again: the text is borrowed from the bytes). `None` when `frame` cannot be the
-    /// frame this split was read from.
-    fn envelope<'a>(&self, frame: &'a [u8]) -> Option<Envelope<'a>> {
-        if frame.len() != self.len {
-            return None;
+    /// The params' members the routing headers repeat, where [`read`](Self::read) found them
+    /// in this split's text.
+    pub(crate) fn routed(&self, spans: &RoutedSpans) -> Routed<'_> {
+        let [name, uri, task_id, version] = spans.0.map(|s| s.field(&self.text).once());
+        Routed {
+            targets: [name, uri, task_id],
+            version,
         }
-        let text = scan::utf8(frame.get(self.skipped..)?).ok()?;
-        let [jsonrpc, id, method, params, result, error] = self.members.map(|s| s.field(text));
-        Some(Envelope {
-            jsonrpc: jsonrpc?,
-            id: id?,
-            method: method?,
-            params: params?,
-            result: result?,
-            error: error?,
+    }
+
+    /// [`decode`]`(frame, profile)`, where `frame` is this split's frame, from this split:
+    /// the same result, with only the profile's rules run (the frame's size limit included).
+    /// A `frame` that is not this split's own bytes is decoded in full.
+    pub(crate) fn decode<'a>(&'a self, frame: &'a [u8], profile: &Profile) -> Decoded<'a> {
+        if (frame.as_ptr() as usize, frame.len()) != (self.at, self.len) {
+            return decode(frame, profile);
+        }
+        let max = profile.limits().max_frame_bytes;
+        if frame.len() > max {
+            return Decoded::Rejected(Rejection::FrameTooLarge {
+                len: frame.len(),
+                max,
+            });
+        }
+        self.decode_text(profile)
+            .unwrap_or_else(|| decode(frame, profile))
+    }
+
+    /// The frame decoded under `profile` from this split, its size aside; `None` when the
+    /// split did not keep enough of a batch, or the profile reads a broken batch otherwise.
+    pub(crate) fn decode_text(&self, profile: &Profile) -> Option<Decoded<'_>> {
+        let text = &self.text;
+        Some(match &self.shape {
+            Shape::Object(members) => {
+                Decoded::Single(classify(&envelope_of(members, text), profile))
+            }
+            Shape::Other => Decoded::Rejected(Rejection::NotAnObject),
+            Shape::Rejected { batch: true, .. } if !profile.facts().batches => return None,
+            Shape::Rejected { error, .. } => Decoded::Rejected(Rejection::Parse(*error)),
+            Shape::Batch { .. } if !profile.facts().batches => {
+                Decoded::Rejected(Rejection::NotAnObject)
+            }
+            Shape::Batch { len, elements } => {
+                let max = profile.limits().max_batch_len;
+                if max.is_none_or(|max| *len <= max) && elements.len() < *len {
+                    return None;
+                }
+                batch_decoded(*len, max, || {
+                    let element = |element: &Element| match element {
+                        Element::Object(members) => {
+                            BatchElement::Object(envelope_of(members, text))
+                        }
+                        Element::Other(json_type) => BatchElement::Other(*json_type),
+                    };
+                    elements
+                        .iter()
+                        .map(|e| element(e).classify(profile))
+                        .collect()
+                })
+            }
         })
     }
+}
 
-    /// [`decode`]`(frame, profile)`, the frame's envelope taken from this split: the same
-    /// result, with only [`classify`] run under `profile` (the frame's size limit included).
-    pub(crate) fn decode<'a>(&self, frame: &'a [u8], profile: &Profile) -> Decoded<'a> {
-        if frame.len() <= profile.limits().max_frame_bytes
-            && let Some(envelope) = self.envelope(frame)
-        {
-            return Decoded::Single(classify(&envelope, profile));
+/// The shape of `text` (the frame's text after its byte order mark), scanned once: the same
+/// scan as [`decode`]'s, with the params' routed members recorded.
+#[cfg(feature = "http")]
+fn scan_shape(text: &str, keep: Option<usize>) -> Result<(Shape, RoutedSpans), ScanError> {
+    let bytes = text.as_bytes();
+    let start = scan::skip_whitespace(bytes, 0);
+    match bytes.get(start) {
+        Some(b'{') => {
+            let mut envelope = Envelope::default();
+            let mut routed = Routed::default();
+            let end = envelope::read_object_routed(text, start, &mut envelope, &mut routed)?;
+            expect_end(text, end)?;
+            let [name, uri, task_id] = routed.targets;
+            let routed =
+                [name, uri, task_id, routed.version].map(|member| Span::of_member(member, text));
+            Ok((Shape::Object(members(&envelope, text)), RoutedSpans(routed)))
         }
-        decode(frame, profile)
+        Some(b'[') => {
+            let mut elements = Vec::new();
+            let len = scan_batch(text, start, |position, element| {
+                if keep.is_none_or(|keep| position <= keep) {
+                    elements.push(match element {
+                        BatchElement::Object(envelope) => Element::Object(members(&envelope, text)),
+                        BatchElement::Other(json_type) => Element::Other(json_type),
+                    });
+                }
+            })?;
+            Ok((Shape::Batch { len, elements }, RoutedSpans::default()))
+        }
+        _ => {
+            let info = scan::scan_value(bytes, start)?;
+            expect_end(text, info.end)?;
+            Ok((Shape::Other, RoutedSpans::default()))
+        }
     }
 }
 
-/// Records one scan of a frame's JSON as a `trace` event (target `mcpwire::scan`, with the
-/// frame's length), so that a trace shows how often each frame's bytes are read.
+/// Without the HTTP transport nothing splits a frame: no split exists.
+#[cfg(not(feature = "http"))]
+#[derive(Debug)]
+pub(crate) enum FrameSplit {}
+
+#[cfg(not(feature = "http"))]
+impl FrameSplit {
+    fn decode<'a>(&'a self, _: &'a [u8], _: &crate::profile::Profile) -> Decoded<'a> {
+        match *self {}
+    }
+}
+
+/// What reads a frame's bytes, each recorded as a `trace` event with the length read, so that
+/// a trace shows how often each frame's bytes are read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Read {
+    /// A scan of a frame's JSON (target `mcpwire::scan`).
+    Scan,
+    /// A UTF-8 check of a whole text (target `mcpwire::utf8`).
+    Utf8,
+    /// A decode of a message's params (target `mcpwire::params`).
+    Params,
+}
+
+/// Records one `read` of `len` bytes (see [`Read`]).
 #[inline]
-pub(crate) fn trace_scan(len: usize) {
+pub(crate) fn trace_read(read: Read, len: usize) {
     #[cfg(feature = "tokio")]
-    tracing::trace!(target: "mcpwire::scan", len, "frame scanned");
+    match read {
+        Read::Scan => tracing::trace!(target: "mcpwire::scan", len, "frame scanned"),
+        Read::Utf8 => tracing::trace!(target: "mcpwire::utf8", len, "text checked as UTF-8"),
+        Read::Params => tracing::trace!(target: "mcpwire::params", len, "params decoded"),
+    }
     #[cfg(not(feature = "tokio"))]
-    let _ = len;
+    let _ = (read, len);
 }
 
 /// Decodes `frame` under `profile`, from `split` when there is one.
 pub(crate) fn decode_with<'a>(
     frame: &'a [u8],
-    split: Option<&FrameSplit>,
-    profile: &Profile,
+    split: Option<&'a FrameSplit>,
+    profile: &crate::profile::Profile,
 ) -> Decoded<'a> {
     match split {
         Some(split) => split.decode(frame, profile),
-        None => decode(frame, profile),
+        None => crate::decode::decode(frame, profile),
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "http"))]
 mod tests {
     use super::*;
     use crate::test_support::{mutate, xorshift};
+    use hyper::body::Bytes;
 
     /// Over generated frames and every profile, a split decodes to exactly what the full
-    /// decode gives, and only single objects are split.
+    /// decode gives (a batch's too, with or without a batch limit), and a frame that is not
+    /// split is rejected as the full decode rejects it.
     #[test]
     fn a_split_decodes_as_the_frame_does() {
-        let seeds: [&[u8]; 5] = [
+        let seeds: [&[u8]; 7] = [
             br#"{"jsonrpc":"2.0","id":"a\"b","method":"m","params":{"x":[1,{"y":null}]}}"#,
-            br#" {"jsonrpc":"2.0","id":1e3,"method":"tools/call","params":{"name":"t"}} "#,
+            br#" {"jsonrpc":"2.0","id":1e3,"method":"tools/call","params":{"name":"t","_meta":{}}} "#,
             br#"{"jsonrpc":"2.0","id":-0,"error":{"code":-32600,"message":"m","data":[1]}}"#,
             b"\xEF\xBB\xBF{\"\\u0069d\":7,\"jsonrpc\":\"2.0\",\"method\":\"rpc.x\"}",
-            br#"[{"jsonrpc":"2.0","id":1,"method":"m"},{"jsonrpc":"2.0","method":"n"}]"#,
+            br#"[{"jsonrpc":"2.0","id":1,"method":"m"},{"jsonrpc":"2.0","method":"n"},3]"#,
+            br#"[{"jsonrpc":"2.0","id":2,"result":{}},"x"]"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"m","params":[{"a":[]},"n",{}]}"#,
         ];
         let alphabet = b"{}[],:\"\\ -.019eidmethodjsonrpcresultparamserror\xff\xc3\xa9";
         let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let profiles = Profile::all();
-        let mut split_count = 0;
+        let plain = Profile::jsonrpc_2_0();
+        let (mut objects, mut batches, mut rejected) = (0, 0, 0);
         for round in 0..20_000 {
             let mut frame = seeds[round % seeds.len()].to_vec();
             if round >= seeds.len() {
                 mutate(&mut frame, alphabet, 3, &mut next);
             }
+            let frame = Bytes::from(frame);
             let profile = &profiles[round % profiles.len()];
-            let full = decode(&frame, profile);
-            let Some((split, _)) = FrameSplit::read(&frame) else {
-                assert!(
-                    !matches!(full, Decoded::Single(_)),
-                    "a single message not split: {}",
-                    String::from_utf8_lossy(&frame)
-                );
-                continue;
-            };
-            split_count += 1;
-            assert_eq!(split.decode(&frame, profile), full, "{profile:?}");
+            let keep = (round % 3 == 0).then_some(1);
+            let limited = profile.clone().with_max_batch_len(keep);
+            let (split, _) = FrameSplit::read(&frame, keep);
+            let shown = String::from_utf8_lossy(&frame);
+            assert_eq!(
+                split.decode(&frame, &limited),
+                decode(&frame, &limited),
+                "{shown}"
+            );
+            if let Some(decoded) = split.decode_text(&plain) {
+                assert_eq!(decoded, decode(&frame, &plain), "{shown}");
+            }
+            match split.shape {
+                Shape::Object(..) => objects += 1,
+                Shape::Batch { .. } => batches += 1,
+                Shape::Rejected { .. } => rejected += 1,
+                Shape::Other => {}
+            }
         }
-        assert!(split_count > 2_000, "{split_count} frames split");
+        assert!(
+            objects > 2_000 && batches > 1_000 && rejected > 2_000,
+            "{objects} objects, {batches} batches, {rejected} rejected"
+        );
     }
 
-    /// The decode from a split reads the envelope where the scan found it, never the JSON
-    /// again: a frame of the same length whose closing brace is gone still decodes as the
-    /// split says (which the full decode refuses), so no second scan ran.
+    /// A split is applied to its own frame only: the same text in other bytes is decoded in
+    /// full, and so is a batch whose elements the split did not all keep.
     #[test]
-    fn a_split_is_not_scanned_again() {
-        let frame = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
-        let (split, _) = FrameSplit::read(frame).unwrap();
-        let mut broken = frame.to_vec();
-        *broken.last_mut().unwrap() = b' ';
-        let profile = Profile::latest_mcp();
-        assert!(matches!(decode(&broken, &profile), Decoded::Rejected(_)));
-        let Decoded::Single(crate::decode::Message::Request { id, method, .. }) =
-            split.decode(&broken, &profile)
-        else {
-            panic!("decoded from the split");
+    fn a_split_reads_its_own_frame_only() {
+        let frame = Bytes::from_static(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#);
+        let (split, _) = FrameSplit::read(&frame, Some(1));
+        let profile = Profile::jsonrpc_2_0();
+        assert_eq!(split.decode_text(&profile), None, "one element of two kept");
+        let Decoded::Batch(messages) = split.decode(&frame, &profile) else {
+            panic!("decoded in full");
         };
-        assert_eq!((id.raw(), &*method), ("1", "ping"));
-        // Another length is another frame: decoded in full.
-        assert!(matches!(
-            split.decode(&broken[1..], &profile),
-            Decoded::Rejected(_)
-        ));
+        assert_eq!(messages.len(), 2);
+        let copy = frame.to_vec();
+        let (split, _) = FrameSplit::read(&frame, None);
+        assert_eq!(split.decode(&copy, &profile), decode(&copy, &profile));
+        assert!(split.decode_text(&profile).is_some());
     }
 }

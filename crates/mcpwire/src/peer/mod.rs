@@ -193,7 +193,7 @@ impl Peer {
     pub(crate) fn receive_split<'a>(
         &mut self,
         frame: &'a [u8],
-        split: Option<&FrameSplit>,
+        split: Option<&'a FrameSplit>,
     ) -> Received<'a> {
         match self.receive_single_pass(frame) {
             Some(event) => Received {

@@ -61,6 +61,7 @@ pub use mcpwire_types::support::fast_json::skip_whitespace;
 /// assert_eq!((error.kind, error.offset), (ScanErrorKind::InvalidUtf8, 3));
 /// ```
 pub fn utf8(bytes: &[u8]) -> Result<&str, ScanError> {
+    crate::split::trace_read(crate::split::Read::Utf8, bytes.len());
     simdutf8::basic::from_utf8(bytes).map_err(|_| {
         let valid_up_to = std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len);
         err(ScanErrorKind::InvalidUtf8, valid_up_to)
