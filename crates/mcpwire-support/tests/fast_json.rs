@@ -370,6 +370,37 @@ impl<'de> Deserialize<'de> for Lent {
     }
 }
 
+/// An array's items that decode as `u8`, the others passed over: an item's error is
+/// recovered from.
+#[derive(Debug, PartialEq)]
+struct Recovering(Vec<u8>);
+
+impl<'de> Deserialize<'de> for Recovering {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Recovering;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Recovering, A::Error> {
+                let mut items = Vec::new();
+                loop {
+                    match seq.next_element::<u8>() {
+                        Ok(Some(item)) => items.push(item),
+                        Ok(None) => return Ok(Recovering(items)),
+                        Err(_) => {}
+                    }
+                }
+            }
+        }
+        deserializer.deserialize_seq(Visit)
+    }
+}
+
 #[test]
 fn every_shape_of_serdes_data_model_decodes_as_serde_json_decodes_it() {
     let record = r#"{"name":"caf\u00e9","raw":{"a": [1, 2.50]},"boxed":"x\ny",
@@ -424,6 +455,10 @@ fn every_shape_of_serdes_data_model_decodes_as_serde_json_decodes_it() {
     same::<u128>("-1", false);
     same::<i128>("1.5", false);
     same::<()>("null", true);
+    // Once an error has passed through the fast path, its result is not used (serde_json
+    // decodes, and says what it says).
+    same::<Recovering>("[1, 2]", true);
+    same::<Recovering>("[1, 300, 2]", false);
     same::<Option<()>>(" null ", true);
     // Only whitespace after the value.
     same::<u8>(" 1 \n", true);
