@@ -71,7 +71,8 @@ fn string_piece() -> impl Strategy<Value = String> {
 }
 
 fn string_literal() -> impl Strategy<Value = String> {
-    prop::collection::vec(string_piece(), 0..8).prop_map(|pieces| format!("\"{}\"", pieces.concat()))
+    prop::collection::vec(string_piece(), 0..8)
+        .prop_map(|pieces| format!("\"{}\"", pieces.concat()))
 }
 
 fn number_literal() -> impl Strategy<Value = String> {
@@ -147,9 +148,14 @@ fn deep_text() -> impl Strategy<Value = String> {
 /// `text` broken one way (or not at all): truncated, a character dropped, a JSON character
 /// put in, something after the value.
 fn mutated(text: impl Strategy<Value = String>) -> impl Strategy<Value = String> {
-    (text, 0u8..8, any::<prop::sample::Index>(), prop::sample::select(vec![
-        "\"", "\\", ",", ":", "[", "]", "{", "}", "0", "-", "e", ".", " ", "\u{1}", "x",
-    ]))
+    (
+        text,
+        0u8..8,
+        any::<prop::sample::Index>(),
+        prop::sample::select(vec![
+            "\"", "\\", ",", ":", "[", "]", "{", "}", "0", "-", "e", ".", " ", "\u{1}", "x",
+        ]),
+    )
         .prop_map(|(text, how, at, inserted)| {
             let boundaries: Vec<usize> = text
                 .char_indices()
@@ -182,7 +188,10 @@ fn check_value(text: &str) -> Result<(), TestCaseError> {
     match (&fast, &json) {
         (Some(fast), Ok(json)) => prop_assert!(same_bits(fast, json), "{fast} != {json}"),
         (Some(fast), Err(error)) => {
-            prop_assert!(false, "fast path took what serde_json refuses ({error}): {fast}")
+            prop_assert!(
+                false,
+                "fast path took what serde_json refuses ({error}): {fast}"
+            )
         }
         (None, Ok(json)) => prop_assert!(false, "fast path gave up on valid JSON: {json}"),
         (None, Err(_)) => {}
@@ -201,7 +210,10 @@ fn check_raw(text: &str) -> Result<(), TestCaseError> {
     let fast = fast_json::try_from_str::<&RawValue>(text).map(RawValue::get);
     prop_assert_eq!(fast, json.as_ref().ok().copied());
     let boxed = fast_json::try_from_str::<Box<RawValue>>(text);
-    prop_assert_eq!(boxed.as_deref().map(RawValue::get), json.as_ref().ok().copied());
+    prop_assert_eq!(
+        boxed.as_deref().map(RawValue::get),
+        json.as_ref().ok().copied()
+    );
     let captured = fast_json::try_from_str::<RawJson<'_>>(text);
     let expected = serde_json::from_str::<RawJson<'_>>(text).ok();
     prop_assert_eq!(captured, expected);
@@ -210,8 +222,8 @@ fn check_raw(text: &str) -> Result<(), TestCaseError> {
 
 #[test]
 fn fast_path_decodes_exactly_what_serde_json_decodes() {
-    use std::cell::Cell;
     use proptest::test_runner::{Config, TestRunner};
+    use std::cell::Cell;
     const CASES: u32 = 768;
     let mut runner = TestRunner::new(Config {
         cases: CASES,
@@ -229,7 +241,10 @@ fn fast_path_decodes_exactly_what_serde_json_decodes() {
         .unwrap();
     // The texts are valid and invalid in fair measure (each side is tested).
     let valid = valid.get();
-    assert!((CASES / 4..CASES * 3 / 4).contains(&valid), "{valid} of {CASES} valid");
+    assert!(
+        (CASES / 4..CASES * 3 / 4).contains(&valid),
+        "{valid} of {CASES} valid"
+    );
 }
 
 /// The fast path against serde_json for one type: where the fast path decodes, serde_json
@@ -243,7 +258,11 @@ fn same<'de, T: Deserialize<'de> + Debug>(text: &'de str, fast: bool) {
             .unwrap_or_else(|e| panic!("fast path took what serde_json refuses ({e}): {text}"));
         assert_eq!(format!("{got:?}"), format!("{json:?}"), "{text}");
     }
-    assert_eq!(got.is_some(), fast, "fast path on {text} (serde_json: {json:?})");
+    assert_eq!(
+        got.is_some(),
+        fast,
+        "fast path on {text} (serde_json: {json:?})"
+    );
     let via = fast_json::from_str::<T>(text).map(|v| format!("{v:?}"));
     assert_eq!(
         via.map_err(|e| e.to_string()),
@@ -335,7 +354,10 @@ impl<'de> Deserialize<'de> for Bytes {
             fn visit_bytes<E>(self, v: &[u8]) -> Result<Bytes, E> {
                 Ok(Bytes(v.to_vec(), false))
             }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Bytes, A::Error> {
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Bytes, A::Error> {
                 let mut bytes = Vec::new();
                 while let Some(b) = seq.next_element()? {
                     bytes.push(b);
@@ -448,7 +470,10 @@ fn every_shape_of_serdes_data_model_decodes_as_serde_json_decodes_it() {
     // serde_json takes a lone surrogate in bytes (as WTF-8); the fast path leaves it to it.
     same::<Bytes>(r#""\ud800""#, false);
     // Numbers as each type asks.
-    same::<(u8, i8, f32, f64, u64, i64)>("[255, -128, 1e-46, 2.2250738585072011e-308, 0, -0]", false);
+    same::<(u8, i8, f32, f64, u64, i64)>(
+        "[255, -128, 1e-46, 2.2250738585072011e-308, 0, -0]",
+        false,
+    );
     same::<(u8, i8, f32, f64, u64)>("[255, -128, 1e-46, 2.2250738585072011e-308, 0]", true);
     same::<u8>("256", false);
     same::<f64>("1e400", false);

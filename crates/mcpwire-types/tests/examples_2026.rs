@@ -67,7 +67,9 @@ impl mcpwire_types::support::DefinitionVisitor for FastAndSerdeJson<'_> {
         if json == fast {
             Ok(())
         } else {
-            Err(format!("decoded differently:\n  serde_json: {json}\n  fast:       {fast}"))
+            Err(format!(
+                "decoded differently:\n  serde_json: {json}\n  fast:       {fast}"
+            ))
         }
     }
 }

@@ -110,10 +110,10 @@ fn refused() -> Error {
     de::Error::custom("not decoded on the fast path")
 }
 
-impl From<Refused> for Error {
-    fn from(_: Refused) -> Self {
-        refused()
-    }
+/// [`refused`], for a part that refused. (Not a `From` impl: a new conversion into
+/// `serde_json::Error` would change type inference in every crate that uses it.)
+fn refusal(_: Refused) -> Error {
+    refused()
 }
 
 /// How a number token serde_json decodes is asked for.
@@ -204,7 +204,8 @@ impl<'de> Deserializer<'de> {
     /// The string whose opening quote is the current byte, visited as serde_json visits it.
     #[inline]
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let (decoded, end) = string::parse(self.text, self.at + 1, &mut self.scratch)?;
+        let (decoded, end) =
+            string::parse(self.text, self.at + 1, &mut self.scratch).map_err(refusal)?;
         self.at = end;
         match decoded {
             Decoded::Borrowed(text) => visitor.visit_borrowed_str(text),
@@ -216,7 +217,7 @@ impl<'de> Deserializer<'de> {
     #[inline]
     fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let start = self.at;
-        let (number, end) = number::scan(self.bytes, start)?;
+        let (number, end) = number::scan(self.bytes, start).map_err(refusal)?;
         self.at = end;
         match number {
             Number::U64(value) => visitor.visit_u64(value),
@@ -228,7 +229,7 @@ impl<'de> Deserializer<'de> {
     /// The 128-bit number starting at the current byte (serde_json reads those its own way).
     fn wide_number<V: Visitor<'de>>(&mut self, wide: Wide, visitor: V) -> Result<V::Value> {
         let start = self.at;
-        let (_, end) = number::scan(self.bytes, start)?;
+        let (_, end) = number::scan(self.bytes, start).map_err(refusal)?;
         self.at = end;
         delegate(&self.text[start..end], wide, visitor)
     }
@@ -315,7 +316,8 @@ impl<'de> Deserializer<'de> {
     fn byte_string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         match self.peek() {
             Some(b'"') => {
-                let (decoded, end) = string::parse(self.text, self.at + 1, &mut self.scratch)?;
+                let (decoded, end) =
+                    string::parse(self.text, self.at + 1, &mut self.scratch).map_err(refusal)?;
                 self.at = end;
                 match decoded {
                     Decoded::Borrowed(text) => visitor.visit_borrowed_bytes(text.as_bytes()),
@@ -387,14 +389,14 @@ impl<'de> Deserializer<'de> {
     fn raw<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         self.at = skip_whitespace(self.bytes, self.at);
         let start = self.at;
-        self.skip_value()?;
+        self.skip_value().map_err(refusal)?;
         visitor.visit_map(RawValueAccess {
             text: Some(&self.text[start..self.at]),
         })
     }
 
     fn ignored<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        self.skip_value()?;
+        self.skip_value().map_err(refusal)?;
         visitor.visit_unit()
     }
 
@@ -672,7 +674,7 @@ impl<'de> MapKey<'_, 'de> {
         if !matches!(self.de.bytes.get(start), Some(b'-' | b'0'..=b'9')) {
             return Err(refused());
         }
-        let (number, end) = number::scan(self.de.bytes, start)?;
+        let (number, end) = number::scan(self.de.bytes, start).map_err(refusal)?;
         if self.de.bytes.get(end) != Some(&b'"') {
             return Err(refused());
         }

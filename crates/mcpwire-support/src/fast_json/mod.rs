@@ -15,10 +15,10 @@
 mod de;
 pub use de::{from_str, try_from_str};
 pub mod escapes;
-mod number;
-mod string;
 #[cfg(target_arch = "x86_64")]
 pub mod lanes;
+mod number;
+mod string;
 pub mod words;
 
 /// Bytes per block of the 64-byte scans: one bit per byte in a `u64`.

@@ -106,7 +106,11 @@ mod tests {
             ("123456789012345678901234567890", Number::Other),
         ];
         for (text, expected) in cases {
-            assert_eq!(scan(text.as_bytes(), 0), Ok((expected, text.len())), "{text}");
+            assert_eq!(
+                scan(text.as_bytes(), 0),
+                Ok((expected, text.len())),
+                "{text}"
+            );
             let value: serde_json::Value = serde_json::from_str(text).unwrap();
             match expected {
                 Number::U64(v) => assert_eq!(value.as_u64(), Some(v), "{text}"),
@@ -117,9 +121,14 @@ mod tests {
         // The number ends where the grammar does; what follows is the caller's.
         assert_eq!(scan(b"12,", 0), Ok((Number::U64(12), 2)));
         assert_eq!(scan(b"1.5]", 0), Ok((Number::Other, 3)));
-        for bad in ["-", "01", "-01", "1.", "1.e3", "1e", "1e+", ".5", "+1", "-a"] {
+        for bad in [
+            "-", "01", "-01", "1.", "1.e3", "1e", "1e+", ".5", "+1", "-a",
+        ] {
             assert_eq!(scan(bad.as_bytes(), 0), Err(Refused), "{bad}");
-            assert!(serde_json::from_str::<serde_json::Value>(bad).is_err(), "{bad}");
+            assert!(
+                serde_json::from_str::<serde_json::Value>(bad).is_err(),
+                "{bad}"
+            );
         }
     }
 }
