@@ -9,13 +9,14 @@
 //!   tools' input schemas, and the heap work of the owned result.
 
 use mcpwire_types::mcp::v2025_11_25 as generated;
+use mcpwire_types::support::fast_json;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::messages;
 
 /// The measured steps: (criterion function id, what it measures).
-pub const STEPS: [(&str, &str); 5] = [
+pub const STEPS: [(&str, &str); 7] = [
     (
         "envelope",
         "mcpwire envelope decode of the whole frame (validates every byte)",
@@ -25,8 +26,16 @@ pub const STEPS: [(&str, &str); 5] = [
         "serde_json: the `result` text into the generated `ReadResourceResult`",
     ),
     (
+        "result_fast",
+        "fast_json: the `result` text into the generated `ReadResourceResult`",
+    ),
+    (
         "text_string",
         "serde_json: the `text` member's literal alone into a `String`",
+    ),
+    (
+        "text_fast",
+        "fast_json: the `text` member's literal alone into a `String`",
     ),
     (
         "item_union",
@@ -113,7 +122,11 @@ impl Pieces {
             "result_typed" => {
                 serde_json::from_str::<generated::ReadResourceResult>(&self.result).is_ok()
             }
+            "result_fast" => {
+                fast_json::try_from_str::<generated::ReadResourceResult>(&self.result).is_some()
+            }
             "text_string" => serde_json::from_str::<String>(&self.text).is_ok(),
+            "text_fast" => fast_json::try_from_str::<String>(&self.text).is_some(),
             "item_union" => {
                 serde_json::from_str::<generated::ReadResourceResultContentsItem>(&self.item)
                     .is_ok()

@@ -7,10 +7,12 @@
 //! - Results: the raw `result` text decoded into the generated result type of the method the
 //!   client asked for (`ListToolsResult`, `ReadResourceResult`, `CallToolResult`), looked up
 //!   by id in a pending-request table ([`crate::messages::pending_method`]), as a client
-//!   does: no trial over the `ServerResult` union.
+//!   does: no trial over the `ServerResult` union. The decode is the runtime's own
+//!   ([`mcpwire::params::decode_text`], which `mcpwire`'s peer types a result with): the
+//!   fast deserializer, and serde_json with JSON-pointer errors where it gives up.
 //! - Invalid frames: the envelope's classification is the whole work (nothing to type).
 
-use mcpwire::params::decode_params;
+use mcpwire::params::{ParamsFailure, decode_params};
 use mcpwire::{Decoded, Message, ResponseBody};
 
 /// What the typed decode produced.
@@ -18,8 +20,8 @@ use mcpwire::{Decoded, Message, ResponseBody};
 pub enum Typed<P, R> {
     /// Params (or the error a -32602 reply would carry).
     Params(Result<P, mcpwire::RpcError>),
-    /// A result (or the serde error).
-    Result(Result<R, serde_json::Error>),
+    /// A result (or where and why it failed).
+    Result(Result<R, ParamsFailure>),
     /// Nothing to type: the envelope answered (invalid, rejected, notification, …).
     Envelope,
 }
@@ -64,7 +66,9 @@ macro_rules! typed_version {
                     format!("{envelope}, params error {} {}", e.code(), e.message())
                 }
                 Typed::Result(Ok(r)) => format!("{envelope}, {}", r.name()),
-                Typed::Result(Err(e)) => format!("{envelope}, result error: {e}"),
+                Typed::Result(Err(e)) => {
+                    format!("{envelope}, result error at `{}`: {}", e.pointer, e.reason)
+                }
                 Typed::Envelope => envelope,
             }
         }
@@ -119,12 +123,17 @@ macro_rules! version_types {
             }
 
             /// Decodes a raw result as the result type of `method`, the method of the
-            /// request it answers (`None` for a method the benchmark does not type).
-            pub fn result(method: &str, raw: &str) -> Option<Result<Results, serde_json::Error>> {
+            /// request it answers (`None` for a method the benchmark does not type), with
+            /// the decode `mcpwire`'s peer types a result with.
+            pub fn result(
+                method: &str,
+                raw: &str,
+            ) -> Option<Result<Results, mcpwire::params::ParamsFailure>> {
+                use mcpwire::params::decode_text;
                 match method {
-                    "tools/list" => Some(serde_json::from_str(raw).map(Results::ListTools)),
-                    "resources/read" => Some(serde_json::from_str(raw).map(Results::ReadResource)),
-                    "tools/call" => Some(serde_json::from_str(raw).map(Results::CallTool)),
+                    "tools/list" => Some(decode_text(raw).map(Results::ListTools)),
+                    "resources/read" => Some(decode_text(raw).map(Results::ReadResource)),
+                    "tools/call" => Some(decode_text(raw).map(Results::CallTool)),
                     _ => None,
                 }
             }

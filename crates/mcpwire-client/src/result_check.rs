@@ -6,7 +6,7 @@
 
 use mcpwire_model::Version;
 use mcpwire_types::mcp;
-use mcpwire_types::support::DefinitionVisitor;
+use mcpwire_types::support::{DefinitionVisitor, fast_json};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -26,10 +26,18 @@ impl DefinitionVisitor for Decodes<'_> {
     type Output = Result<Option<Value>, String>;
 
     fn visit<T: DeserializeOwned + Serialize + 'static>(self) -> Self::Output {
-        let mut decoder = serde_json::Deserializer::from_str(self.text);
-        let decoded = serde_path_to_error::deserialize::<_, T>(&mut decoder)
-            .map_err(|e| format!("at \"{}\": {}", json_pointer(e.path()), e.inner()))?;
-        decoder.end().map_err(|e| e.to_string())?;
+        // The fast path decodes what serde_json decodes, to the same value; where it gives
+        // up, serde_json decodes again and names the pointer of a failure.
+        let decoded = match fast_json::try_from_str::<T>(self.text) {
+            Some(decoded) => decoded,
+            None => {
+                let mut decoder = serde_json::Deserializer::from_str(self.text);
+                let decoded = serde_path_to_error::deserialize::<_, T>(&mut decoder)
+                    .map_err(|e| format!("at \"{}\": {}", json_pointer(e.path()), e.inner()))?;
+                decoder.end().map_err(|e| e.to_string())?;
+                decoded
+            }
+        };
         if !self.keep {
             return Ok(None);
         }
@@ -74,6 +82,9 @@ pub(crate) fn decode_checked<T: DeserializeOwned>(
         Some(value) => serde_path_to_error::deserialize(value)
             .map_err(|e| shape(json_pointer(e.path()), e.inner())),
         None => {
+            if let Some(decoded) = fast_json::try_from_str(text) {
+                return Ok(decoded);
+            }
             let mut decoder = serde_json::Deserializer::from_str(text);
             serde_path_to_error::deserialize(&mut decoder)
                 .map_err(|e| shape(json_pointer(e.path()), e.inner()))

@@ -1,6 +1,7 @@
 //! Every upstream 2026-07-28 example decodes as its definition's generated type, re-encodes
 //! to an equal JSON value, validates against the upstream definition, and is accepted by the
-//! `schemars` schema of the generated type.
+//! `schemars` schema of the generated type. Each also decodes from its file's text on the fast
+//! path (`support::fast_json`) to what serde_json decodes.
 
 mod common;
 
@@ -45,6 +46,54 @@ fn every_example_round_trips_and_validates_upstream() {
         "{} examples of {} definitions round-trip and validate",
         examples.len(),
         validators.len()
+    );
+}
+
+/// Decodes a text as the visited definition on the fast path and with serde_json, and
+/// compares what each encodes back.
+struct FastAndSerdeJson<'a>(&'a str);
+
+impl mcpwire_types::support::DefinitionVisitor for FastAndSerdeJson<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<T: serde::de::DeserializeOwned + serde::Serialize + 'static>(self) -> Self::Output {
+        let json: T = serde_json::from_str(self.0).map_err(|e| format!("serde_json: {e}"))?;
+        let fast: T = mcpwire_types::support::fast_json::try_from_str(self.0)
+            .ok_or("the fast path gave up")?;
+        let (json, fast) = (
+            serde_json::to_string(&json).map_err(|e| e.to_string())?,
+            serde_json::to_string(&fast).map_err(|e| e.to_string())?,
+        );
+        if json == fast {
+            Ok(())
+        } else {
+            Err(format!(
+                "decoded differently:\n  serde_json: {json}\n  fast:       {fast}"
+            ))
+        }
+    }
+}
+
+#[test]
+fn every_example_decodes_on_the_fast_path_as_serde_json_decodes_it() {
+    let root = common::mcp_dir().join("2026-07-28").join("examples");
+    let examples = common::examples_2026();
+    let mut failures = Vec::new();
+    for (def, file, _) in &examples {
+        let text = std::fs::read_to_string(root.join(def).join(file)).expect("example text");
+        match v::visit_definition(def, FastAndSerdeJson(&text)) {
+            None => failures.push(format!("{def}/{file}: no generated definition {def}")),
+            Some(Err(e)) => failures.push(format!("{def}/{file}: {e}")),
+            Some(Ok(())) => {}
+        }
+    }
+    assert_eq!(examples.len(), 129, "the upstream examples");
+    assert!(
+        failures.is_empty(),
+        "{} of {} examples failed:\n{}",
+        failures.len(),
+        examples.len(),
+        failures.join("\n")
     );
 }
 

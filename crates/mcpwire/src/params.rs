@@ -1,7 +1,9 @@
 //! Raw `params` and their typed decoding.
 //!
-//! Params stay raw JSON text until a handler asks for a type. The typed decode goes
-//! through `serde_path_to_error`, so a -32602 reply names the JSON pointer that failed.
+//! Params stay raw JSON text until a handler asks for a type. The typed decode tries
+//! `fast_json` first (the value serde_json gives, strings decoded faster); where that gives
+//! up, it decodes through `serde_path_to_error`, so a -32602 reply names the JSON pointer
+//! that failed.
 //!
 //! ```
 //! use mcpwire::{RawParams, params::decode_params};
@@ -19,7 +21,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use mcpwire_types::support::{
-    json_pointer, missing_member, push_pointer_token, with_unbounded_depth,
+    fast_json, json_pointer, missing_member, push_pointer_token, with_unbounded_depth,
 };
 
 use crate::reply::RpcError;
@@ -144,6 +146,11 @@ impl ParamsFailure {
 /// needed), for a caller that bounded the text's depth itself or holds a member of params
 /// (mcpwire-server decodes a tool's `arguments` with it).
 ///
+/// A text the fast deserializer decodes (`mcpwire_types::support::fast_json`: the value
+/// serde_json gives, its strings found and copied 64 bytes at a time) is decoded there; any
+/// other (a failure, nesting beyond serde_json's 128 levels) is decoded again with
+/// serde_json as described above, so a failure reads as it always did.
+///
 /// ```
 /// use mcpwire::params::decode_text;
 /// #[derive(Debug, serde::Deserialize)]
@@ -154,6 +161,9 @@ impl ParamsFailure {
 /// assert_eq!(decode_text::<Add>(r#"{"a": 1}"#).unwrap_err().pointer, "/b");
 /// ```
 pub fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, ParamsFailure> {
+    if let Some(value) = fast_json::try_from_str(text) {
+        return Ok(value);
+    }
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // The caller bounded the depth already (the scanner measured it without recursing).
     deserializer.disable_recursion_limit();
