@@ -140,7 +140,7 @@ impl Pieces {
 }
 
 /// The measured steps of the `tools/list` breakdown: (criterion function id, what it measures).
-pub const TOOLS_LIST_STEPS: [(&str, &str); 5] = [
+pub const TOOLS_LIST_STEPS: [(&str, &str); 6] = [
     (
         "result_floor",
         "serde_json: the `result` text into `IgnoredAny` (the parse alone)",
@@ -148,6 +148,10 @@ pub const TOOLS_LIST_STEPS: [(&str, &str); 5] = [
     (
         "result_typed",
         "serde_json: the `result` text into the generated `ListToolsResult`, then dropped",
+    ),
+    (
+        "result_fast",
+        "fast_json: the `result` text into the generated `ListToolsResult`, then dropped",
     ),
     (
         "properties_map",
@@ -200,6 +204,9 @@ impl ToolsListPieces {
             "result_floor" => serde_json::from_str::<serde::de::IgnoredAny>(&self.result).is_ok(),
             "result_typed" => {
                 serde_json::from_str::<generated::ListToolsResult>(&self.result).is_ok()
+            }
+            "result_fast" => {
+                fast_json::try_from_str::<generated::ListToolsResult>(&self.result).is_some()
             }
             "properties_map" => self
                 .properties

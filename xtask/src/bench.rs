@@ -79,15 +79,23 @@ const DECODERS: [(&str, &str); 8] = [
 
 /// Steps of the `typed_breakdown` group: (criterion function id, row title). The bench crate's
 /// `breakdown::STEPS` names the same ids.
-const BREAKDOWN_STEPS: [(&str, &str); 5] = [
+const BREAKDOWN_STEPS: [(&str, &str); 7] = [
     ("envelope", "mcpwire envelope decode of the whole frame"),
     (
         "result_typed",
         "serde_json: `result` text → generated `ReadResourceResult`",
     ),
     (
+        "result_fast",
+        "fast_json (the runtime's typed decode): `result` text → generated `ReadResourceResult`",
+    ),
+    (
         "text_string",
         "serde_json: the `text` literal alone → `String`",
+    ),
+    (
+        "text_fast",
+        "fast_json: the `text` literal alone → `String`",
     ),
     (
         "item_union",

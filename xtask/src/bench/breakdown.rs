@@ -52,26 +52,41 @@ impl Report<'_> {
         let frame = "resources_read_100k";
         let typed = self.decode(frame, "mcpwire_typed_2025_11_25");
         let rmcp = self.decode(frame, "rmcp");
-        let (envelope, result, text) =
-            (step("envelope"), step("result_typed"), step("text_string"));
-        if let (Some(typed), Some(envelope), Some(result)) = (typed, envelope, result) {
+        let (envelope, result, fast, text, text_fast) = (
+            step("envelope"),
+            step("result_typed"),
+            step("result_fast"),
+            step("text_string"),
+            step("text_fast"),
+        );
+        if let (Some(typed), Some(envelope), Some(fast)) = (typed, envelope, fast) {
             let _ = writeln!(
                 out,
-                "- mcpwire typed ({}) is the envelope pass ({}) plus serde_json's decode of the `result` text ({}).",
+                "- mcpwire typed ({}) is the envelope pass ({}) plus the runtime's decode of the `result` text through `fast_json` ({}; serde_json alone would take {}).",
                 format_time(typed),
                 format_time(envelope),
-                format_time(result)
+                format_time(fast),
+                result.map_or_else(|| "?".to_owned(), format_time)
             );
         }
         if let (Some(text), Some(result), Some(rmcp)) = (text, result, rmcp) {
             let _ = writeln!(
                 out,
-                "- The one 100 KB string is {:.0}% of that result decode ({} alone, {:.1} GB/s); rmcp's whole decode ({}) is the same string plus {} for everything else.",
+                "- The one 100 KB string is {:.0}% of serde_json's result decode ({} alone, {:.1} GB/s); rmcp's whole decode ({}) is the same string plus {} for everything else.",
                 100.0 * text / result,
                 format_time(text),
                 self.text_bytes() as f64 / text,
                 format_time(rmcp),
                 format_time((rmcp - text).max(0.0))
+            );
+        }
+        if let (Some(text), Some(text_fast)) = (text, text_fast) {
+            let _ = writeln!(
+                out,
+                "- `fast_json` decodes that string in {} ({:.1} GB/s), {} serde_json's time: it finds quotes, backslashes and control bytes 64 bytes at a time and copies the runs between escapes whole.",
+                format_time(text_fast),
+                self.text_bytes() as f64 / text_fast,
+                format_ratio(Self::ratio(Some(text_fast), Some(text)))
             );
         }
         if let (Some(union), Some(direct)) = (step("item_union"), step("item_direct")) {
@@ -91,7 +106,7 @@ impl Report<'_> {
             if typed > rmcp {
                 let _ = writeln!(
                     out,
-                    "- typed − rmcp = {}; the envelope pass is {}: mcpwire validates the whole frame before the typed decode (envelope first, so a bad frame is answered with its id), and the typed decode reads the string as serde_json does. Meeting the target here needs a string decoder faster than serde_json's by the envelope's cost.",
+                    "- typed − rmcp = {}; the envelope pass is {}: mcpwire validates the whole frame before the typed decode (envelope first, so a bad frame is answered with its id), and the typed decode reads the string again.",
                     format_time(typed - rmcp),
                     format_time(envelope)
                 );

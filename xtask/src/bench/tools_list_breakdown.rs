@@ -9,7 +9,7 @@ use super::{Report, format_ratio, format_time};
 
 /// Steps of the `typed_breakdown_tools_list` group: (criterion function id, row title). The
 /// bench crate's `breakdown::TOOLS_LIST_STEPS` names the same ids.
-const TOOLS_LIST_BREAKDOWN_STEPS: [(&str, &str); 5] = [
+const TOOLS_LIST_BREAKDOWN_STEPS: [(&str, &str); 6] = [
     (
         "result_floor",
         "serde_json: `result` text → `IgnoredAny` (the parse alone)",
@@ -17,6 +17,10 @@ const TOOLS_LIST_BREAKDOWN_STEPS: [(&str, &str); 5] = [
     (
         "result_typed",
         "serde_json: `result` text → generated `ListToolsResult`, dropped",
+    ),
+    (
+        "result_fast",
+        "fast_json (the runtime's typed decode): `result` text → generated `ListToolsResult`, dropped",
     ),
     (
         "properties_map",
@@ -55,6 +59,14 @@ impl Report<'_> {
             format_ratio(Self::ratio(Some(typed), Some(parse))),
             format_time(added)
         );
+        if let Some(fast) = step("result_fast") {
+            let _ = writeln!(
+                out,
+                "- Through `fast_json`, the runtime's typed decode, the same result takes {}: {} serde_json's typed decode.",
+                format_time(fast),
+                format_ratio(Self::ratio(Some(fast), Some(typed)))
+            );
+        }
         if let Some(floor) = self.decode("tools_list_result", "floor_ignored_any") {
             let _ = writeln!(
                 out,
