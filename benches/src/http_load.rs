@@ -452,8 +452,7 @@ fn json_of(body: &[u8]) -> &[u8] {
     text.lines()
         .filter_map(|line| line.strip_prefix("data:"))
         .map(str::trim)
-        .filter(|data| data.starts_with('{'))
-        .last()
+        .rfind(|data| data.starts_with('{'))
         .map_or(body, str::as_bytes)
 }
 
