@@ -9,7 +9,8 @@
 #
 # Runs (all by default):
 #   ts-everything-stdio      @modelcontextprotocol/server-everything (npm), stdio
-#   ts-everything-http       the same, Streamable HTTP (`streamableHttp`, PORT=…)
+#   ts-everything-http       the same, Streamable HTTP (`streamableHttp`, PORT=…; bound to 127.0.0.1
+#                            by scripts/real-servers/loopback.cjs, as it has no host option)
 #   ts-everything-http-2026  the same, asked for 2026-07-28 (it falls back to `initialize`)
 #   py-v2-stdio              scripts/client-interop/python_server.py on PyPI `mcp>=2`, stdio
 #   py-v2-http               the same, Streamable HTTP
@@ -78,6 +79,9 @@ mkdir -p "$DIR/logs" "$OUT"
 
 NPM="$DIR/npm"
 EVERYTHING="$NPM/node_modules/.bin/mcp-server-everything"
+# server-everything's streamableHttp has no host option (app.listen(PORT) binds every interface,
+# and it has a get-env tool): preloaded, this makes it bind 127.0.0.1 only.
+LOOPBACK="$ROOT/scripts/real-servers/loopback.cjs"
 VENV="$DIR/py-mcp-v2"
 PY_SERVER="$ROOT/scripts/client-interop/python_server.py"
 status=0
@@ -263,10 +267,10 @@ for name in "${RUNS[@]}"; do
     case $name in
     ts-everything-stdio) run_stdio "$name" 2025-11-25 "$NODE" "$EVERYTHING" stdio ;;
     ts-everything-http)
-        run_http "$name" 2025-11-25 "$(quote env "PORT=$port" "$NODE" "$EVERYTHING" streamableHttp)" "$port"
+        run_http "$name" 2025-11-25 "$(quote env "PORT=$port" "$NODE" --require "$LOOPBACK" "$EVERYTHING" streamableHttp)" "$port"
         ;;
     ts-everything-http-2026)
-        run_http "$name" 2026-07-28 "$(quote env "PORT=$port" "$NODE" "$EVERYTHING" streamableHttp)" "$port"
+        run_http "$name" 2026-07-28 "$(quote env "PORT=$port" "$NODE" --require "$LOOPBACK" "$EVERYTHING" streamableHttp)" "$port"
         ;;
     py-v2-stdio) run_stdio "$name" 2025-11-25 "$VENV/bin/python" "$PY_SERVER" ;;
     py-v2-http) run_http "$name" 2025-11-25 "$(quote "$VENV/bin/python" "$PY_SERVER" http "$port")" "$port" ;;
@@ -288,7 +292,7 @@ for name in "${RUNS[@]}"; do
         run_https "$name" 2026-07-28 "$(quote "$EXAMPLE" --http "127.0.0.1:$port" --stateless)" "$port"
         ;;
     ts-everything-https)
-        run_https "$name" 2025-11-25 "$(quote env "PORT=$port" "$NODE" "$EVERYTHING" streamableHttp)" "$port"
+        run_https "$name" 2025-11-25 "$(quote env "PORT=$port" "$NODE" --require "$LOOPBACK" "$EVERYTHING" streamableHttp)" "$port"
         ;;
     esac
 done
