@@ -3,33 +3,24 @@
 //! progress, cancellation, elicitation, logging and list_changed. Every result and
 //! notification the client receives is validated against that version's upstream schema.
 
+mod add_tool;
 mod support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use add_tool::{Add, Sum};
 use mcpwire_server::{
     Context, Elicitation, LogLevel, McpServer, NoArguments, Prompt, PromptMessage, Resource,
     ResourceContents, Structured, Tool, ToolResult, Version,
 };
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use support::{Client, ClientAnswers, connect, data, declines, pointer};
 
 const WAIT: Duration = Duration::from_secs(5);
-
-#[derive(Deserialize, JsonSchema)]
-struct Add {
-    a: i64,
-    b: i64,
-}
-
-#[derive(Serialize, JsonSchema)]
-struct Sum {
-    sum: i64,
-}
 
 #[derive(Deserialize, JsonSchema)]
 struct Countdown {

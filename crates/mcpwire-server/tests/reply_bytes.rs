@@ -11,30 +11,22 @@
 //! run to run, an input-required result's sealed `requestState` (it holds its expiry), is
 //! replaced by `<state>`.
 
+mod add_tool;
+
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use add_tool::add;
 use mcpwire::Profile;
 use mcpwire_server::{
     Content, Context, Elicitation, McpServer, NoArguments, Prompt, PromptMessage, Resource,
-    ResourceContents, ResourceTemplate, Structured, ToolResult, Version,
+    ResourceContents, ResourceTemplate, ToolResult, Version,
 };
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/reply_bytes.txt");
-
-#[derive(Deserialize, JsonSchema)]
-struct Add {
-    a: i64,
-    b: i64,
-}
-
-#[derive(Serialize, JsonSchema)]
-struct Sum {
-    sum: i64,
-}
 
 #[derive(Deserialize, JsonSchema)]
 struct Topic {
@@ -53,11 +45,7 @@ fn server(profile: Profile) -> McpServer {
         .page_size(2)
         .profile(profile)
         .request_state_secret("a fixed secret for the golden replies, 32+ bytes")
-        .tool(
-            "add",
-            "Add two integers",
-            |Add { a, b }: Add, _: Context| async move { Structured(Sum { sum: a + b }) },
-        )
+        .tool("add", "Add two integers", add)
         .tool("hello", "Say hello", |_: NoArguments, _: Context| async {
             ToolResult::content(vec![
                 Content::text("hello \u{1f}\"world\""),

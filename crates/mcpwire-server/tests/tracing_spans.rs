@@ -3,14 +3,15 @@
 //! session, and inside it one `mcp_request` per request with its method, id as sent, version,
 //! outcome and duration.
 
+mod add_tool;
+
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use add_tool::add;
 use mcpwire::service::{Session, Sink};
-use mcpwire_server::{Context, McpServer, SessionState, Structured};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use mcpwire_server::{McpServer, SessionState};
 use serde_json::{Value, json};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -77,21 +78,6 @@ impl Capture {
         let spans = self.spans.lock().unwrap();
         spans.values().filter(|s| s.name == name).cloned().collect()
     }
-}
-
-#[derive(Deserialize, JsonSchema)]
-struct Add {
-    a: i64,
-    b: i64,
-}
-
-#[derive(Serialize, JsonSchema)]
-struct Sum {
-    sum: i64,
-}
-
-async fn add(Add { a, b }: Add, _: Context) -> Structured<Sum> {
-    Structured(Sum { sum: a + b })
 }
 
 async fn call(session: &Session<SessionState>, frame: &Value) -> Value {

@@ -10,8 +10,11 @@
 //! element by element), and where the params' `name`, `uri`, `taskId` and `_meta` protocol
 //! version lie (`routed.rs`); of a frame that is not UTF-8 or not JSON, the error.
 //! [`FrameSplit::decode`] is [`decode`] under any profile with neither the UTF-8 check nor the
-//! scan run again (but for a broken batch read under a profile without batches, which reads
-//! it as one value: decoded in full).
+//! scan run again. A broken batch is no exception: a profile without batches reads a text
+//! opening with `[` as one value, and a scan of one value fails where a batch's scan fails,
+//! with the same error (`a_broken_batch_fails_alike_as_a_batch_and_as_one_value`), so the
+//! split's error is that profile's too. [`utf8_with`] gives the peer's single-pass path the
+//! split's text, its UTF-8 not checked again.
 
 use crate::decode::Decoded;
 #[cfg(feature = "http")]
@@ -123,10 +126,9 @@ enum Shape {
     Batch { len: usize, elements: Vec<Element> },
     /// Any other JSON value.
     Other,
-    /// Not UTF-8 or not JSON: the error a decode under a profile with batches finds (one
-    /// without batches reads a text opening with `[`, `batch`, as one value: it is decoded in
-    /// full).
-    Rejected { error: ScanError, batch: bool },
+    /// Not UTF-8 or not JSON: the error a decode under any profile finds (one without
+    /// batches reads a text opening with `[` as one value, which fails with the same error).
+    Rejected(ScanError),
 }
 
 /// Where the params' `name`, `uri`, `taskId` and `_meta`'s protocol version lie in a split's
@@ -173,9 +175,7 @@ impl FrameSplit {
             Ok(text) => {
                 let scanned = scan_shape(&text, keep).unwrap_or_else(|mut error| {
                     error.offset += skipped;
-                    let start = scan::skip_whitespace(text.as_bytes(), 0);
-                    let batch = text.as_bytes().get(start) == Some(&b'[');
-                    (Shape::Rejected { error, batch }, RoutedSpans::default())
+                    (Shape::Rejected(error), RoutedSpans::default())
                 });
                 (text, scanned)
             }
@@ -184,13 +184,9 @@ impl FrameSplit {
                     kind: ScanErrorKind::InvalidUtf8,
                     offset: skipped + e.valid_up_to(),
                 };
-                let shape = Shape::Rejected {
-                    error,
-                    batch: false,
-                };
                 (
                     bytestring::ByteString::new(),
-                    (shape, RoutedSpans::default()),
+                    (Shape::Rejected(error), RoutedSpans::default()),
                 )
             }
         };
@@ -201,6 +197,18 @@ impl FrameSplit {
             shape,
         };
         (split, routed)
+    }
+
+    /// Whether this split was read from `frame` (the same bytes, not a copy of them).
+    fn is_of(&self, frame: &[u8]) -> bool {
+        (frame.as_ptr() as usize, frame.len()) == (self.at, self.len)
+    }
+
+    /// The text of `frame`, this split's own, as [`read`](Self::read) proved it UTF-8;
+    /// `None` when it is not UTF-8 or opens with a byte order mark (the text is what follows
+    /// it).
+    fn whole_text(&self) -> Option<&str> {
+        (self.text.len() == self.len).then_some(&*self.text)
     }
 
     /// The params' members the routing headers repeat, where [`read`](Self::read) found them
@@ -217,7 +225,7 @@ impl FrameSplit {
     /// the same result, with only the profile's rules run (the frame's size limit included).
     /// A `frame` that is not this split's own bytes is decoded in full.
     pub(crate) fn decode<'a>(&'a self, frame: &'a [u8], profile: &Profile) -> Decoded<'a> {
-        if (frame.as_ptr() as usize, frame.len()) != (self.at, self.len) {
+        if !self.is_of(frame) {
             return decode(frame, profile);
         }
         let max = profile.limits().max_frame_bytes;
@@ -232,7 +240,7 @@ impl FrameSplit {
     }
 
     /// The frame decoded under `profile` from this split, its size aside; `None` when the
-    /// split did not keep enough of a batch, or the profile reads a broken batch otherwise.
+    /// split did not keep enough of a batch.
     pub(crate) fn decode_text(&self, profile: &Profile) -> Option<Decoded<'_>> {
         let text = &self.text;
         Some(match &self.shape {
@@ -240,8 +248,7 @@ impl FrameSplit {
                 Decoded::Single(classify(&envelope_of(members, text), profile))
             }
             Shape::Other => Decoded::Rejected(Rejection::NotAnObject),
-            Shape::Rejected { batch: true, .. } if !profile.facts().batches => return None,
-            Shape::Rejected { error, .. } => Decoded::Rejected(Rejection::Parse(*error)),
+            Shape::Rejected(error) => Decoded::Rejected(Rejection::Parse(*error)),
             Shape::Batch { .. } if !profile.facts().batches => {
                 Decoded::Rejected(Rejection::NotAnObject)
             }
@@ -314,6 +321,14 @@ impl FrameSplit {
     fn decode<'a>(&'a self, _: &'a [u8], _: &crate::profile::Profile) -> Decoded<'a> {
         match *self {}
     }
+
+    fn is_of(&self, _: &[u8]) -> bool {
+        match *self {}
+    }
+
+    fn whole_text(&self) -> Option<&str> {
+        match *self {}
+    }
 }
 
 /// What reads a frame's bytes, each recorded as a `trace` event with the length read, so that
@@ -339,6 +354,15 @@ pub(crate) fn trace_read(read: Read, len: usize) {
     }
     #[cfg(not(feature = "tokio"))]
     let _ = (read, len);
+}
+
+/// `frame` as text, its UTF-8 checked once: by `split`'s read when `split` is `frame`'s own
+/// (`None` when that read found it not UTF-8, or a byte order mark before it), else here.
+pub(crate) fn utf8_with<'a>(frame: &'a [u8], split: Option<&'a FrameSplit>) -> Option<&'a str> {
+    match split {
+        Some(split) if split.is_of(frame) => split.whole_text(),
+        _ => crate::scan::utf8(frame).ok(),
+    }
 }
 
 /// Decodes `frame` under `profile`, from `split` when there is one.
@@ -400,7 +424,7 @@ mod tests {
             match split.shape {
                 Shape::Object(..) => objects += 1,
                 Shape::Batch { .. } => batches += 1,
-                Shape::Rejected { .. } => rejected += 1,
+                Shape::Rejected(..) => rejected += 1,
                 Shape::Other => {}
             }
         }
@@ -408,6 +432,77 @@ mod tests {
             objects > 2_000 && batches > 1_000 && rejected > 2_000,
             "{objects} objects, {batches} batches, {rejected} rejected"
         );
+    }
+
+    /// A broken batch (a text opening with `[` that is not JSON) fails alike read as a batch
+    /// and read as one value: the same error kind at the same offset. So a profile without
+    /// batches, which reads `[` as one value, rejects it with the error the split found (the
+    /// reply, whose details name the error, is the same bytes), and the split decides it
+    /// without a second read. Every prefix of a few batches, each with
+    /// every byte replaced, deleted or doubled.
+    #[test]
+    fn a_broken_batch_fails_alike_as_a_batch_and_as_one_value() {
+        let batches: [&[u8]; 3] = [
+            br#"[{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1,"x\"y",{}]}},{"jsonrpc":"2.0","method":"n"},3,"s",[],{}]"#,
+            b" [ { \"id\" : -1.5e3 , \"x\" : [ true , false , null ] } , 0 ] ",
+            b"\xEF\xBB\xBF[{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}},{\"id\":3,\"error\":{\"code\":1}}]",
+        ];
+        let mut frames = Vec::new();
+        for batch in batches {
+            for end in 1..=batch.len() {
+                frames.push(batch[..end].to_vec());
+            }
+            for at in 0..batch.len() {
+                for byte in b"{}[],:\" x0-.e\\\xff" {
+                    let mut frame = batch.to_vec();
+                    frame[at] = *byte;
+                    frames.push(frame);
+                }
+                let mut deleted = batch.to_vec();
+                deleted.remove(at);
+                frames.push(deleted);
+                let mut doubled = batch.to_vec();
+                doubled.insert(at, batch[at]);
+                frames.push(doubled);
+            }
+        }
+        let with_batches = Profile::jsonrpc_2_0().with_error_details(true);
+        let without = Profile::latest_mcp().with_error_details(true);
+        assert!(with_batches.facts().batches && !without.facts().batches);
+        let mut broken = 0;
+        for frame in frames {
+            let shown = String::from_utf8_lossy(&frame).into_owned();
+            let frame = Bytes::from(frame);
+            let Decoded::Rejected(Rejection::Parse(error)) = decode(&frame, &with_batches) else {
+                continue;
+            };
+            let opens_a_batch = frame
+                .strip_prefix(BOM)
+                .unwrap_or(&frame)
+                .trim_ascii_start()
+                .starts_with(b"[");
+            if !opens_a_batch {
+                continue;
+            }
+            broken += 1;
+            let rejection = Rejection::Parse(error);
+            assert_eq!(
+                decode(&frame, &without),
+                Decoded::Rejected(rejection),
+                "{shown}"
+            );
+            let (split, _) = FrameSplit::read(&frame, None);
+            for profile in [&with_batches, &without] {
+                let decoded = split.decode(&frame, profile);
+                assert_eq!(decoded, Decoded::Rejected(rejection), "{shown}");
+                assert_eq!(
+                    split.decode_text(profile),
+                    Some(decoded),
+                    "decided by the split: {shown}"
+                );
+            }
+        }
+        assert!(broken > 1_000, "{broken} broken batches");
     }
 
     /// A split is applied to its own frame only: the same text in other bytes is decoded in

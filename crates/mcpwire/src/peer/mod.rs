@@ -85,7 +85,7 @@ use crate::id::OwnedId;
 use crate::params::{decode_params, decode_text};
 use crate::profile::Profile;
 use crate::reply::{self, RpcError};
-use crate::split::{FrameSplit, decode_with};
+use crate::split::{FrameSplit, decode_with, utf8_with};
 
 pub use event::{
     AnyResult, Call, CallKey, Event, OutgoingId, Received, ResultError, SendError, TimedOut,
@@ -195,7 +195,7 @@ impl Peer {
         frame: &'a [u8],
         split: Option<&'a FrameSplit>,
     ) -> Received<'a> {
-        match self.receive_single_pass(frame) {
+        match self.receive_single_pass(frame, split) {
             Some(event) => Received {
                 events: vec![event],
                 reply: None,
@@ -206,14 +206,19 @@ impl Peer {
     }
 
     /// The single-pass path of [`receive`](Self::receive) (see `single_pass.rs`); `None`
-    /// leaves the frame, and the pending table, untouched.
-    fn receive_single_pass<'a>(&mut self, frame: &'a [u8]) -> Option<Event<'a>> {
+    /// leaves the frame, and the pending table, untouched. The frame's text is `split`'s
+    /// when `split` is the frame's own (its UTF-8 already checked), else checked here.
+    fn receive_single_pass<'a>(
+        &mut self,
+        frame: &'a [u8],
+        split: Option<&'a FrameSplit>,
+    ) -> Option<Event<'a>> {
         if frame.len() > self.profile.limits().max_frame_bytes {
             return None;
         }
         let shape = single_pass::shape(frame)?;
         let decode = self.pending.prefix_decoder(shape.id)?;
-        let text = crate::scan::utf8(frame).ok()?;
+        let text = utf8_with(frame, split)?;
         let result_text = &text[shape.result_at..];
         let (result, used) = decode(result_text)?;
         if !single_pass::closes_the_frame(&result_text[used..]) {

@@ -377,7 +377,7 @@ fn the_common_response_to_a_pending_request_takes_the_single_pass() {
         b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"total\":3,\"\xFF\":0}}",
     ] {
         assert!(
-            peer.receive_single_pass(doubtful).is_none(),
+            peer.receive_single_pass(doubtful, None).is_none(),
             "{}",
             String::from_utf8_lossy(doubtful)
         );
@@ -388,18 +388,45 @@ fn the_common_response_to_a_pending_request_takes_the_single_pass() {
     limited.request::<Sum>(&vec![1], None).unwrap();
     assert!(
         limited
-            .receive_single_pass(br#"{"jsonrpc":"2.0","id":1,"result":{"total":3}}"#)
+            .receive_single_pass(br#"{"jsonrpc":"2.0","id":1,"result":{"total":3}}"#, None)
             .is_none()
     );
-    let Some(Event::Response { id, outcome, .. }) =
-        peer.receive_single_pass(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"total\":3}\n}\r\n")
-    else {
-        panic!("the common spelling is decoded in one pass")
+    let frame = b"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"total\":3}\n}\r\n";
+    let event = peer.receive_single_pass(frame, None);
+    assert_total_of_2(event, "the common spelling is decoded in one pass");
+    assert_eq!(peer.pending(), 1);
+}
+
+/// `event` is the response to request 2, of total 3; `why` otherwise.
+fn assert_total_of_2(event: Option<Event<'_>>, why: &str) {
+    let Some(Event::Response { id, outcome, .. }) = event else {
+        panic!("{why}")
     };
     assert_eq!(id.get(), 2);
     assert_eq!(
         outcome.unwrap().downcast::<Total>().unwrap(),
         Total { total: 3 }
     );
+}
+
+/// With the transport's split of the frame, the single-pass path takes the split's text (its
+/// UTF-8 checked once, by the split's read) and answers as without it; a frame the split
+/// found not UTF-8 is left to the split's decode.
+#[cfg(feature = "http")]
+#[test]
+fn the_single_pass_takes_the_text_of_the_frames_split() {
+    use crate::split::FrameSplit;
+    use hyper::body::Bytes;
+    let mut peer = mcp();
+    peer.request::<Sum>(&vec![1, 2], None).unwrap();
+    peer.request::<Sum>(&vec![3], None).unwrap();
+    let broken = Bytes::from_static(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"\xFF\":3}}");
+    let (split, _) = FrameSplit::read(&broken, None);
+    assert!(peer.receive_single_pass(&broken, Some(&split)).is_none());
+    assert_eq!(peer.pending(), 2);
+    let frame = Bytes::from_static(br#"{"jsonrpc":"2.0","id":2,"result":{"total":3}}"#);
+    let (split, _) = FrameSplit::read(&frame, None);
+    let event = peer.receive_single_pass(&frame, Some(&split));
+    assert_total_of_2(event, "decoded in one pass, from the split's text");
     assert_eq!(peer.pending(), 1);
 }
