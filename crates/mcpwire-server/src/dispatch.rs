@@ -32,7 +32,7 @@ use crate::input_round::{InputRound, METHODS_WITH_INPUT};
 use crate::listing::{self, PageKind, RenderPage, unsendable};
 use crate::prompt::Prompt;
 use crate::request::{Meta, Request, Untyped, Validated};
-use crate::request_state;
+use crate::request_state::{self, Arguments, Binding};
 use crate::resource::Resource;
 use crate::resource_template::ResourceTemplate;
 use crate::result_text;
@@ -77,7 +77,7 @@ pub(crate) fn handle(
                 capabilities,
             } => initialize(&state, chosen, capabilities, &request),
             Prepared::Task(fields) => {
-                let ctx = context(&state, version, fields.meta.as_ref(), request)?;
+                let ctx = context(&state, version, fields.meta, request)?;
                 let method = ctx.request().method();
                 let result = tasks::serve(
                     &state.shared.tasks,
@@ -94,7 +94,7 @@ pub(crate) fn handle(
                 meta,
                 request: mut call,
             }) => {
-                let ctx = context(&state, version, meta.as_ref(), request)?;
+                let ctx = context(&state, version, meta, request)?;
                 if let Request::List { cursor } = &call
                     && let Some(listed) = list(
                         &state.shared,
@@ -196,7 +196,7 @@ fn offers(shared: &Shared, method: &str) -> bool {
 fn context(
     state: &SessionState,
     version: Version,
-    meta: Option<&Meta>,
+    meta: Option<Meta>,
     request: AsyncContext,
 ) -> Result<Context, RpcError> {
     if version.is_stateless() {
@@ -206,7 +206,7 @@ fn context(
         let stated = Version::parse(stated)
             .filter(|v| v.is_stateless())
             .ok_or_else(|| unsupported_version(stated))?;
-        let capabilities = meta.client_capabilities.clone().unwrap_or_default();
+        let capabilities = meta.client_capabilities.unwrap_or_default();
         let context = Context::new(request, stated, capabilities, meta.log_level);
         return Ok(with_identity(context, state));
     }
@@ -249,21 +249,28 @@ fn input_round(
     request: &mut Request,
     version: Version,
 ) -> Result<Option<InputRound>, RpcError> {
-    if !version.has(Feature::InputRequests) || !METHODS_WITH_INPUT.contains(&method) {
+    if !version.has(Feature::InputRequests) {
         return Ok(None);
     }
-    // Bound to the arguments' value, not their spelling: a client may re-encode them.
+    let Some(&method) = METHODS_WITH_INPUT.iter().find(|m| **m == method) else {
+        return Ok(None);
+    };
     let (target, arguments, input) = match request {
         Request::CallTool {
             name,
             arguments,
             input,
         } => {
-            let arguments = arguments.as_ref().map_or(Value::Null, |a| {
-                a.to_value()
-                    .unwrap_or_else(|_| Value::String(a.text().to_owned()))
-            });
-            (name.as_str(), arguments, input)
+            // Handed over by `call_tool` once its tool has decoded them, unless a carried
+            // state needs them now.
+            let arguments = match arguments {
+                None => Arguments::Absent,
+                Some(arguments) if input.request_state.is_some() => {
+                    Arguments::Value(request_state::arguments_value(arguments))
+                }
+                Some(_) => Arguments::Pending,
+            };
+            (name, arguments, input)
         }
         Request::GetPrompt {
             name,
@@ -277,14 +284,14 @@ fn input_round(
                         .collect(),
                 )
             });
-            (name.as_str(), arguments, input)
+            (name, Arguments::Value(arguments), input)
         }
-        Request::ReadResource { uri, input } => (uri.as_str(), Value::Null, input),
+        Request::ReadResource { uri, input } => (uri, Arguments::Absent, input),
         _ => return Ok(None),
     };
-    let binding = request_state::binding(method, target, &arguments);
+    let mut binding = Binding::new(method, target.clone(), arguments);
     let carried = match input.request_state.take() {
-        Some(state) => request_state::open(&shared.state_key, &state, &binding)?,
+        Some(state) => request_state::open(&shared.state_key, &state, binding.digest())?,
         None => Map::new(),
     };
     let responses = input.responses.take().unwrap_or_default();
@@ -453,8 +460,11 @@ async fn call_tool(
     let _ = headers; // only HTTP requests carry `Mcp-Param-*` headers
     let round = ctx.input_round();
     let started = tool.start(&arguments, ctx);
-    // Decoded into the tool's own type: not held while the tool runs.
-    drop(arguments);
+    // Decoded into the tool's own type: not held while the tool runs, but by the round,
+    // which binds the state of an input-required result to them.
+    if let Some(round) = &round {
+        round.bind_arguments(arguments);
+    }
     match started {
         Ok(running) => {
             let work = async move {

@@ -33,8 +33,9 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 
-use crate::request_state::{self, StateKey};
+use crate::request_state::{self, Binding, StateKey};
 use crate::tasks::TaskInputs;
+use mcpwire_types::JsonObject;
 
 /// The methods whose results may be input-required.
 pub(crate) const METHODS_WITH_INPUT: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
@@ -51,7 +52,7 @@ pub(crate) struct InputRound {
     /// Seals the next state.
     key: StateKey,
     /// The request the state is for.
-    binding: String,
+    binding: Mutex<Binding>,
     /// Once the call became a task (Tasks extension): where its unanswered asks go
     /// instead of ending the run.
     task: OnceLock<TaskInputs>,
@@ -77,7 +78,7 @@ impl InputRound {
         carried: Map<String, Value>,
         responses: Map<String, Value>,
         key: StateKey,
-        binding: String,
+        binding: Binding,
     ) -> Self {
         let mut known = responses;
         known.extend(carried);
@@ -86,7 +87,7 @@ impl InputRound {
             asks: Mutex::new(Asks::default()),
             unanswered: Notify::new(),
             key,
-            binding,
+            binding: Mutex::new(binding),
             task: OnceLock::new(),
         }
     }
@@ -95,6 +96,15 @@ impl InputRound {
     /// serves, and waits for it (the call became a task).
     pub(crate) fn escalate(&self, inputs: TaskInputs) {
         let _ = self.task.set(inputs);
+    }
+
+    /// Hands over a tool's arguments once the tool has decoded them: the state of an
+    /// input-required result is bound to them (see [`Binding`]).
+    pub(crate) fn bind_arguments(&self, arguments: JsonObject) {
+        self.binding
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .arguments(arguments);
     }
 
     /// Whether the run is over although its handler is not: an ask found no answer, or an
@@ -180,8 +190,9 @@ impl InputRound {
             // else) still gets the question asked: its result would not be the one it means.
             Some(result) if asks.missing.is_empty() => result,
             _ => {
-                let state =
-                    request_state::seal(&self.key, &self.binding, std::mem::take(&mut asks.used))?;
+                let mut binding = self.binding.lock().unwrap_or_else(PoisonError::into_inner);
+                let used = std::mem::take(&mut asks.used);
+                let state = request_state::seal(&self.key, binding.digest(), used)?;
                 input_required(std::mem::take(&mut asks.missing), state)
             }
         }
@@ -230,7 +241,7 @@ mod tests {
             Map::new(),
             responses.as_object().unwrap().clone(),
             StateKey::random().unwrap(),
-            "b".into(),
+            Binding::new("tools/call", "b".into(), request_state::Arguments::Absent),
         )
     }
 
@@ -267,6 +278,8 @@ mod tests {
         let ask = json!({ "message": "Name?" });
         let answered = input_key(0, "elicitation/create", &ask);
         let round = round(json!({ answered.clone(): { "action": "decline" } }));
+        // What `round` binds its states to: a `tools/call` of `b` without arguments.
+        let bound = request_state::binding("tools/call", "b", &Value::Null);
         let reached = Mutex::new(Vec::new());
         let result = round
             .run(async {
@@ -299,7 +312,8 @@ mod tests {
             })
         );
         let carried =
-            request_state::open(&round.key, result["requestState"].as_str().unwrap(), "b").unwrap();
+            request_state::open(&round.key, result["requestState"].as_str().unwrap(), &bound)
+                .unwrap();
         assert_eq!(
             carried,
             *json!({ answered: { "action": "decline" } })
@@ -329,7 +343,7 @@ mod tests {
                 .unwrap()
                 .clone(),
             StateKey::random().unwrap(),
-            "b".into(),
+            Binding::new("tools/call", "b".into(), request_state::Arguments::Absent),
         );
         let done = answered
             .run(async {

@@ -13,6 +13,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use hmac::{Hmac, KeyInit, Mac};
 use mcpwire::RpcError;
+use mcpwire_types::JsonObject;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -90,6 +91,84 @@ fn now_secs() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or_default()
+}
+
+/// What a request's states are bound to ([`binding`]), worked out when first needed: to
+/// open a carried state (so at once when the request carries one), or to seal a new one
+/// (when its handler asks the client). Most requests do neither, so most never hash their
+/// arguments: a `tools/call` hands its arguments over once its tool has decoded them.
+#[derive(Debug)]
+pub(crate) struct Binding {
+    /// The request's method (one of `METHODS_WITH_INPUT`).
+    method: &'static str,
+    /// The tool or prompt name, or the resource URI.
+    target: String,
+    /// The arguments.
+    arguments: Arguments,
+    /// Once worked out.
+    digest: Option<String>,
+}
+
+/// The arguments a [`Binding`] is worked out from.
+#[derive(Debug)]
+pub(crate) enum Arguments {
+    /// The request has none (`resources/read`, or a call that sent none): bound as `null`.
+    Absent,
+    /// A tool's arguments, to be handed over once the tool has decoded them
+    /// ([`Binding::arguments`]).
+    Pending,
+    /// The arguments' value.
+    Value(Value),
+    /// A tool's arguments, as sent.
+    Object(JsonObject),
+}
+
+impl Binding {
+    /// The binding of a `method` request on `target` with `arguments`.
+    pub(crate) fn new(method: &'static str, target: String, arguments: Arguments) -> Self {
+        Binding {
+            method,
+            target,
+            arguments,
+            digest: None,
+        }
+    }
+
+    /// Hands over a tool's arguments (see [`Arguments::Pending`]).
+    pub(crate) fn arguments(&mut self, arguments: JsonObject) {
+        if matches!(self.arguments, Arguments::Pending) {
+            self.arguments = Arguments::Object(arguments);
+        }
+    }
+
+    /// The digest, worked out on the first call.
+    pub(crate) fn digest(&mut self) -> &str {
+        let Binding {
+            method,
+            target,
+            arguments,
+            digest,
+        } = self;
+        digest.get_or_insert_with(|| {
+            debug_assert!(
+                !matches!(arguments, Arguments::Pending),
+                "a tool's arguments are handed over before its binding is needed"
+            );
+            match arguments {
+                Arguments::Object(object) => binding(method, target, &arguments_value(object)),
+                Arguments::Value(value) => binding(method, target, value),
+                Arguments::Absent | Arguments::Pending => binding(method, target, &Value::Null),
+            }
+        })
+    }
+}
+
+/// A tool's arguments as the value a binding digests: bound to the value, not its spelling,
+/// since a client may re-encode them.
+pub(crate) fn arguments_value(arguments: &JsonObject) -> Value {
+    arguments
+        .to_value()
+        .unwrap_or_else(|_| Value::String(arguments.text().to_owned()))
 }
 
 /// What a state is bound to: a digest of the method, the target (tool or prompt name,

@@ -8,6 +8,7 @@ use mcpwire::{RawParams, RpcError};
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 
 use crate::request::{Input, Meta, Request, Untyped, Validated};
 use mcpwire_model::version::Version;
@@ -18,6 +19,17 @@ fn convert<T: Serialize, U: DeserializeOwned>(value: T) -> Result<U, RpcError> {
     serde_json::to_value(value)
         .and_then(serde_json::from_value)
         .map_err(|e| RpcError::internal_error().with_data(&format!("params: {e}")))
+}
+
+/// A generated object as the members it serializes to: [`convert`] without the second pass
+/// (capabilities, the answers of `inputResponses`).
+fn members<T: Serialize>(value: T) -> Result<Map<String, Value>, RpcError> {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(members)) => Ok(members),
+        Ok(other) => Err(RpcError::internal_error()
+            .with_data(&format!("params: an object was written as {other}"))),
+        Err(e) => Err(RpcError::internal_error().with_data(&format!("params: {e}"))),
+    }
 }
 
 /// The members of a method this layer does not type-check, decoded once.
@@ -79,7 +91,7 @@ macro_rules! handshake_version {
             "initialize" => {
                 let p: m::InitializeRequestParams = decode_params($params, $depth)?;
                 handshake(Request::Initialize {
-                    capabilities: convert(p.capabilities)?,
+                    capabilities: members(p.capabilities)?,
                 })
             }
             "tools/call" => {
@@ -140,7 +152,7 @@ macro_rules! handshake_version {
 fn meta(meta: v2026_07_28::RequestMetaObject) -> Result<Option<Meta>, RpcError> {
     Ok(Some(Meta {
         protocol_version: Some(meta.io_modelcontextprotocol_protocol_version),
-        client_capabilities: Some(convert(meta.io_modelcontextprotocol_client_capabilities)?),
+        client_capabilities: Some(members(meta.io_modelcontextprotocol_client_capabilities)?),
         log_level: meta
             .io_modelcontextprotocol_log_level
             .map(convert)
@@ -154,7 +166,7 @@ fn input(
     request_state: Option<String>,
 ) -> Result<Input, RpcError> {
     Ok(Input {
-        responses: responses.map(convert).transpose()?,
+        responses: responses.map(members).transpose()?,
         request_state,
     })
 }

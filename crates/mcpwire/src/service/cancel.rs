@@ -1,7 +1,5 @@
 //! A cancellation token: fired once, observed by polling or by awaiting.
 
-use std::sync::Arc;
-
 use tokio::sync::watch;
 
 /// Fired when the other side cancels the request (`notifications/cancelled`) or the
@@ -21,7 +19,8 @@ use tokio::sync::watch;
 /// ```
 #[derive(Debug, Clone)]
 pub struct CancellationToken {
-    state: Arc<watch::Sender<bool>>,
+    /// Every clone is a sender of the same channel (one allocation per token).
+    state: watch::Sender<bool>,
 }
 
 impl Default for CancellationToken {
@@ -34,7 +33,7 @@ impl CancellationToken {
     /// A token not yet fired.
     pub fn new() -> Self {
         Self {
-            state: Arc::new(watch::Sender::new(false)),
+            state: watch::Sender::new(false),
         }
     }
 
