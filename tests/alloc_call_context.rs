@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use mcpwire::service::{AsyncContext, Session, Sink};
+use mcpwire::service::{AsyncCallContext, Session, Sink};
 use mcpwire::{CallContext, Profile, Router, RpcError, Server};
 use mcpwire_tests::counting_alloc::{CountingAllocator, so_far};
 
@@ -40,13 +40,16 @@ fn router() -> Router<()> {
                 ctx.profile(),
             ))
         })
-        .request_async("async", |_: Arc<()>, _: (), ctx: AsyncContext| async move {
-            Ok::<_, RpcError>(describe(
-                ctx.id().map(|id| id.raw().to_owned()),
-                ctx.method(),
-                &ctx.profile(),
-            ))
-        })
+        .request_async(
+            "async",
+            |_: Arc<()>, _: (), ctx: AsyncCallContext| async move {
+                Ok::<_, RpcError>(describe(
+                    ctx.id().map(|id| id.raw().to_owned()),
+                    ctx.method(),
+                    &ctx.profile(),
+                ))
+            },
+        )
 }
 
 /// The request lines of calls `0..2 * CALLS` of `method` and their replies, made before

@@ -161,6 +161,7 @@ mod stdio;
 #[cfg(test)]
 mod test_support;
 
+pub use context::{Attachment, CallContext};
 pub use decode::{
     Decoded, IdProblem, InvalidReason, JsonType, Message, RawNotification, Rejection, Response,
     ResponseBody, ResponseDefect, decode,
@@ -171,5 +172,7 @@ pub use mcpwire_types::{IdTypes, ParamsTypes, ProfileFacts};
 pub use params::RawParams;
 pub use profile::{IdPolicy, Limits, MissingId, Profile};
 pub use reply::{RpcError, code};
-pub use router::{CallContext, Router};
+pub use router::Router;
 pub use server::Server;
+#[cfg(feature = "tokio")]
+pub use service::AsyncCallContext;
