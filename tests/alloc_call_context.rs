@@ -27,27 +27,25 @@ const SESSION_SYNC: (u64, u64) = (12, 521);
 const SESSION_ASYNC: (u64, u64) = (18, 1945);
 
 /// The handler logic both kinds share: the call's id, method and profile, as the result.
-fn describe(id: Option<String>, method: &str, profile: &Profile) -> String {
-    format!("{}|{method}|{}", id.unwrap_or_default(), profile.name())
+fn describe(ctx: &CallContext<'_>) -> String {
+    let id = ctx.id().map(|id| id.raw().to_owned());
+    format!(
+        "{}|{}|{}",
+        id.unwrap_or_default(),
+        ctx.method(),
+        ctx.profile().name()
+    )
 }
 
 fn router() -> Router<()> {
     Router::new()
         .request("sync", |_: &(), _: (), ctx: &mut CallContext<'_>| {
-            Ok::<_, RpcError>(describe(
-                ctx.id().map(|id| id.raw().to_owned()),
-                ctx.method(),
-                ctx.profile(),
-            ))
+            Ok::<_, RpcError>(describe(ctx))
         })
         .request_async(
             "async",
             |_: Arc<()>, _: (), ctx: AsyncCallContext| async move {
-                Ok::<_, RpcError>(describe(
-                    ctx.id().map(|id| id.raw().to_owned()),
-                    ctx.method(),
-                    &ctx.profile(),
-                ))
+                Ok::<_, RpcError>(describe(&ctx))
             },
         )
 }

@@ -306,7 +306,7 @@ impl<S: Send + Sync + 'static> Router<S> {
     }
 
     /// Registers the async handler for methods without a registered handler, requests and
-    /// notifications alike ([`AsyncCallContext::is_notification`]); it gets the raw params and
+    /// notifications alike ([`CallContext::is_notification`]); it gets the raw params and
     /// returns the raw result (discarded for a notification). Return
     /// [`RpcError::method_not_found`] to refuse a method.
     pub fn fallback_async<F, Fut>(mut self, handler: F) -> Self
