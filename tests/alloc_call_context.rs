@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use mcpwire::service::{AsyncCallContext, Session, Sink};
 use mcpwire::{CallContext, Profile, Router, RpcError, Server};
-use mcpwire_tests::counting_alloc::{CountingAllocator, so_far};
+use mcpwire_tests::counting_alloc::{self, CountingAllocator};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -67,18 +67,10 @@ fn profile() -> Profile {
     Profile::mcp("2025-11-25").expect("MCP 2025-11-25")
 }
 
-/// Allocations per call: (count, bytes), over `CALLS` calls of `call` after as many warm-up
-/// calls. `call(i)` makes call `i` and checks its reply.
-async fn per_call<F: AsyncFnMut(u64)>(mut call: F) -> (u64, u64) {
-    for i in 0..CALLS {
-        call(i).await;
-    }
-    let (count0, bytes0) = so_far();
-    for i in CALLS..2 * CALLS {
-        call(i).await;
-    }
-    let (count1, bytes1) = so_far();
-    ((count1 - count0) / CALLS, (bytes1 - bytes0) / CALLS)
+/// Allocations per call: (count, bytes), over `CALLS` calls of `call` (after `CALLS` warm-up
+/// calls). `call(i)` makes call `i` and checks its reply.
+async fn per_call<F: AsyncFnMut(u64)>(call: F) -> (u64, u64) {
+    counting_alloc::per_call(CALLS, call).await
 }
 
 fn runtime() -> tokio::runtime::Runtime {

@@ -123,13 +123,19 @@ impl Fed {
         }
     }
 
-    /// Feeds `frame`; its reply, when it has one (`answered`).
-    async fn feed(&mut self, frame: &str, answered: bool) -> Option<String> {
+    /// Feeds `frame`.
+    async fn feed(&mut self, frame: &str) {
         self.session.receive(frame.as_bytes(), &self.sink).await;
-        if !answered {
-            return None;
+    }
+
+    /// The replies to `frames`, each read before the next frame is fed.
+    async fn exchange(&mut self, frames: &[&str]) -> Vec<String> {
+        let mut replies = Vec::new();
+        for frame in frames {
+            self.feed(frame).await;
+            replies.push(self.reply().await);
         }
-        Some(self.reply().await)
+        replies
     }
 
     /// The next reply.
@@ -172,7 +178,7 @@ const READS: [&str; 8] = [
 async fn transcript(router: Router<Seen>) -> (Vec<String>, Vec<Value>) {
     let mut fed = Fed::new(router);
     for frame in READS {
-        fed.feed(frame, false).await;
+        fed.feed(frame).await;
     }
     let mut replies = Vec::new();
     for _ in 0..6 {
@@ -246,11 +252,7 @@ fn switched_replies() -> [String; 3] {
 
 #[tokio::test]
 async fn a_switch_in_a_batch_applies_from_the_next_frame_for_sync_handlers() {
-    let mut fed = Fed::new(sync_router());
-    let mut replies = Vec::new();
-    for frame in SWITCH {
-        replies.push(fed.feed(frame, true).await.unwrap());
-    }
+    let replies = Fed::new(sync_router()).exchange(&SWITCH).await;
     assert_eq!(replies, switched_replies());
     // The blocking server, the same session driven in place, answers the same.
     let mut server = Server::new(Profile::jsonrpc_2_0(), Seen::default(), sync_router());
@@ -263,10 +265,6 @@ async fn a_switch_in_a_batch_applies_from_the_next_frame_for_sync_handlers() {
 
 #[tokio::test]
 async fn a_switch_in_a_batch_applies_from_the_next_frame_for_async_handlers() {
-    let mut fed = Fed::new(async_router());
-    let mut replies = Vec::new();
-    for frame in SWITCH {
-        replies.push(fed.feed(frame, true).await.unwrap());
-    }
+    let replies = Fed::new(async_router()).exchange(&SWITCH).await;
     assert_eq!(replies, switched_replies());
 }
