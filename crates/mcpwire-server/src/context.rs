@@ -450,7 +450,9 @@ impl Context {
         self.request.close_sse_stream().await
     }
 
-    /// The async layer's context of this call, for what this type does not wrap.
+    /// The runtime's context of this call, for what this type does not wrap: its
+    /// [`CallContext`](mcpwire::CallContext) (id, method, the profile it was decoded under,
+    /// the transport's attachment) and the session's live parts.
     pub fn request(&self) -> &AsyncCallContext {
         &self.request
     }
