@@ -268,3 +268,122 @@ async fn a_switch_in_a_batch_applies_from_the_next_frame_for_async_handlers() {
     let replies = Fed::new(async_router()).exchange(&SWITCH).await;
     assert_eq!(replies, switched_replies());
 }
+
+/// Over Streamable HTTP, what the transport attached to a POST (the [`Caller`] a guard
+/// identified) reaches a synchronous handler as it reaches an async one.
+#[cfg(feature = "http")]
+mod over_http {
+    use super::*;
+    use http_body_util::{BodyExt, Full};
+    use hyper::body::Bytes;
+    use hyper::{HeaderMap, Method, Request, Uri};
+    use mcpwire::http::{
+        AsyncServer, Caller, Gate, Guard, GuardFuture, HttpConfig, HttpService, McpEndpoint,
+        SyncServer,
+    };
+    use tower_service::Service;
+
+    /// Lets every request through, the caller named by its `X-Who` header.
+    struct Named;
+
+    impl Guard for Named {
+        fn check<'a>(
+            &'a self,
+            _: &'a Method,
+            _: &'a Uri,
+            headers: &'a HeaderMap,
+        ) -> GuardFuture<'a> {
+            let subject = headers
+                .get("x-who")
+                .and_then(|who| who.to_str().ok())
+                .unwrap_or("nobody")
+                .to_owned();
+            let caller = Caller {
+                subject,
+                details: Arc::new(()),
+            };
+            Box::pin(async move { Gate::Pass(Some(caller)) })
+        }
+    }
+
+    /// The handler logic both registrations share: who sent the call's POST.
+    fn who(ctx: &CallContext<'_>) -> Value {
+        json!(
+            ctx.attachment::<Caller>()
+                .map(|caller| caller.subject.clone())
+        )
+    }
+
+    fn sync_server() -> Server<()> {
+        let router = Router::new()
+            .request("initialize", |_: &(), _: Value, _: &mut CallContext<'_>| {
+                Ok::<_, RpcError>(json!({}))
+            })
+            .request("who", |_: &(), _: Value, ctx: &mut CallContext<'_>| {
+                Ok::<_, RpcError>(who(ctx))
+            });
+        Server::new(Profile::jsonrpc_2_0(), (), router)
+    }
+
+    fn async_session() -> Session<()> {
+        let router = Router::new()
+            .request_async(
+                "initialize",
+                |_: Arc<()>, _: Value, _: AsyncCallContext| async { Ok::<_, RpcError>(json!({})) },
+            )
+            .request_async(
+                "who",
+                |_: Arc<()>, _: Value, ctx: AsyncCallContext| async move {
+                    Ok::<_, RpcError>(who(&ctx))
+                },
+            );
+        Session::new(Profile::jsonrpc_2_0(), (), router)
+    }
+
+    /// POSTs `body` as `who` (in the session `session`); the answer's body and session id.
+    async fn post<S: HttpService>(
+        endpoint: &mut McpEndpoint<S>,
+        who: &str,
+        session: Option<&str>,
+        body: &str,
+    ) -> (String, Option<String>) {
+        let mut request = Request::post("/mcp")
+            .header("Host", "localhost:8080")
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("X-Who", who);
+        if let Some(session) = session {
+            request = request.header("Mcp-Session-Id", session);
+        }
+        let request = request
+            .body(Full::new(Bytes::from(body.to_owned())))
+            .unwrap();
+        std::future::poll_fn(|cx| Service::<Request<Full<Bytes>>>::poll_ready(endpoint, cx))
+            .await
+            .unwrap();
+        let response = endpoint.call(request).await.unwrap();
+        let session = response
+            .headers()
+            .get("mcp-session-id")
+            .map(|id| id.to_str().unwrap().to_owned());
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (String::from_utf8(bytes.to_vec()).unwrap(), session)
+    }
+
+    /// Opens a session as `alice` and asks who sent a call of it.
+    async fn ask<S: HttpService>(service: S) -> String {
+        let mut endpoint = McpEndpoint::new(HttpConfig::default().guard(Named), service);
+        let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+        let (_, session) = post(&mut endpoint, "alice", None, initialize).await;
+        let session = session.expect("a session");
+        let call = r#"{"jsonrpc":"2.0","id":2,"method":"who"}"#;
+        post(&mut endpoint, "alice", Some(&session), call).await.0
+    }
+
+    #[tokio::test]
+    async fn a_posts_caller_reaches_sync_and_async_handlers_alike() {
+        let expected = r#"{"jsonrpc":"2.0","id":2,"result":"alice"}"#;
+        assert_eq!(ask(SyncServer::new(sync_server)).await, expected);
+        assert_eq!(ask(AsyncServer::new(async_session)).await, expected);
+    }
+}
