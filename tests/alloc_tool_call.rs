@@ -56,7 +56,7 @@ use hyper::body::Bytes;
 use mcpwire::Profile;
 use mcpwire::http::{HttpConfig, McpEndpoint, PeerAddr};
 use mcpwire_server::{Context, McpHttpService, McpServer, Structured};
-use mcpwire_tests::counting_alloc::{CountingAllocator, so_far};
+use mcpwire_tests::counting_alloc::{self, CountingAllocator};
 use mcpwire_tests::endpoint::{mcp_post, ready};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -103,16 +103,8 @@ fn runtime() -> tokio::runtime::Runtime {
 
 /// Allocations per call: (count, bytes), over `CALLS` calls of `call` (after `CALLS` warm-up
 /// calls). `call(i)` makes call `i` and checks its reply.
-async fn per_call<F: AsyncFnMut(u64)>(mut call: F) -> (u64, u64) {
-    for i in 0..CALLS {
-        call(i).await;
-    }
-    let (count0, bytes0) = so_far();
-    for i in CALLS..2 * CALLS {
-        call(i).await;
-    }
-    let (count1, bytes1) = so_far();
-    ((count1 - count0) / CALLS, (bytes1 - bytes0) / CALLS)
+async fn per_call<F: AsyncFnMut(u64)>(call: F) -> (u64, u64) {
+    counting_alloc::per_call(CALLS, call).await
 }
 
 /// The reply to `add` with 40 + `i`, checked: the structured sum, the id echoed.

@@ -67,3 +67,17 @@ pub fn counting<T>(f: impl FnOnce() -> T) -> (T, u64, u64) {
     let (count1, bytes1) = so_far();
     (out, count1 - count0, bytes1 - bytes0)
 }
+
+/// Allocations per call on this thread: (count, bytes), averaged over `calls` calls of `call`
+/// made after as many warm-up calls. `call(i)` makes call `i` (and checks its outcome).
+pub async fn per_call<F: AsyncFnMut(u64)>(calls: u64, mut call: F) -> (u64, u64) {
+    for i in 0..calls {
+        call(i).await;
+    }
+    let (count0, bytes0) = so_far();
+    for i in calls..2 * calls {
+        call(i).await;
+    }
+    let (count1, bytes1) = so_far();
+    ((count1 - count0) / calls, (bytes1 - bytes0) / calls)
+}

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use mcpwire::peer::Request;
-use mcpwire::service::{AsyncContext, CancellationToken};
+use mcpwire::service::{AsyncCallContext, CancellationToken};
 use mcpwire_model::{ElicitAnswer, ElicitReply, SamplingReply};
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -23,7 +23,7 @@ use mcpwire_model::version::{Feature, Version};
 /// The context of one call (see the [crate docs](crate) for an example).
 #[derive(Debug, Clone)]
 pub struct Context {
-    request: AsyncContext,
+    request: AsyncCallContext,
     version: Version,
     client_capabilities: Map<String, Value>,
     log_threshold: Option<LogLevel>,
@@ -40,7 +40,7 @@ pub struct Context {
 
 impl Context {
     pub(crate) fn new(
-        request: AsyncContext,
+        request: AsyncCallContext,
         version: Version,
         client_capabilities: Map<String, Value>,
         log_threshold: Option<LogLevel>,
@@ -450,8 +450,10 @@ impl Context {
         self.request.close_sse_stream().await
     }
 
-    /// The async layer's context of this call, for what this type does not wrap.
-    pub fn request(&self) -> &AsyncContext {
+    /// The runtime's context of this call, for what this type does not wrap: its
+    /// [`CallContext`](mcpwire::CallContext) (id, method, the profile it was decoded under,
+    /// the transport's attachment) and the session's live parts.
+    pub fn request(&self) -> &AsyncCallContext {
         &self.request
     }
 }

@@ -15,7 +15,7 @@
 use std::sync::{Arc, PoisonError, RwLock};
 
 use mcpwire::params::decode_params;
-use mcpwire::service::{AsyncContext, CancellationToken};
+use mcpwire::service::{AsyncCallContext, CancellationToken};
 use mcpwire::{RawParams, RpcError};
 use mcpwire_model::result::wire::empty_result;
 use mcpwire_model::{DiscoverReply, InitializeReply, ListPage, ToolPage, Written};
@@ -64,7 +64,7 @@ enum Prepared {
 pub(crate) fn handle(
     state: Arc<SessionState>,
     params: Option<RawParams<'_>>,
-    request: AsyncContext,
+    request: AsyncCallContext,
 ) -> Result<impl Future<Output = Result<Box<RawValue>, RpcError>> + Send + use<>, RpcError> {
     let (version, prepared) = prepare(&state, params, &request)?;
     Ok(async move {
@@ -122,7 +122,7 @@ pub(crate) fn handle(
 fn prepare(
     state: &SessionState,
     params: Option<RawParams<'_>>,
-    request: &AsyncContext,
+    request: &AsyncCallContext,
 ) -> Result<(Version, Prepared), RpcError> {
     let profile = request.profile();
     let version = Version::of_facts(profile.facts());
@@ -197,7 +197,7 @@ fn context(
     state: &SessionState,
     version: Version,
     meta: Option<Meta>,
-    request: AsyncContext,
+    request: AsyncCallContext,
 ) -> Result<Context, RpcError> {
     if version.is_stateless() {
         // The version's params types require `_meta`; this is a second line of defence.
@@ -343,7 +343,7 @@ fn initialize(
     state: &SessionState,
     chosen: Version,
     capabilities: Map<String, Value>,
-    request: &AsyncContext,
+    request: &AsyncCallContext,
 ) -> Result<Box<RawValue>, RpcError> {
     state.agree(Agreed {
         version: chosen,

@@ -13,7 +13,7 @@
 //!    (`_meta` with the subscription id) that ends a subscription gracefully.
 
 use mcpwire::RpcError;
-use mcpwire::service::AsyncContext;
+use mcpwire::service::AsyncCallContext;
 use mcpwire_model::Written;
 use mcpwire_types::mcp::v2026_07_28::{
     NotificationMetaObject, RequestId, SubscriptionFilter,
@@ -39,7 +39,7 @@ pub(crate) async fn listen(
     offers: Offers,
     events: &dyn EventSource,
     requested: SubscriptionFilter,
-    request: &AsyncContext,
+    request: &AsyncCallContext,
 ) -> Result<Box<RawValue>, RpcError> {
     let id = request
         .id()
@@ -78,7 +78,7 @@ pub(crate) async fn listen(
 
 /// Sends one notification of the stream; `false` when the client is gone (cancelled, or its
 /// stream closed).
-async fn send<P: serde::Serialize>(request: &AsyncContext, method: &str, params: &P) -> bool {
+async fn send<P: serde::Serialize>(request: &AsyncCallContext, method: &str, params: &P) -> bool {
     tokio::select! {
         () = request.cancelled() => false,
         sent = request.notify_raw(method, params) => sent.is_ok(),

@@ -150,30 +150,30 @@ pub struct McpHttpService {
 impl mcpwire::http::HttpService for McpHttpService {
     type Handler = mcpwire::http::AsyncSession<SessionState>;
 
-    fn open(&self, context: mcpwire::http::SessionContext) -> Self::Handler {
+    fn open(&self, opening: mcpwire::http::SessionOpening) -> Self::Handler {
         // A POST served statelessly never agrees a version, so no list change is ever sent
         // to it: it is left out of the sessions told.
-        let session = if context.request_headers().is_some() {
+        let session = if opening.request_headers().is_some() {
             self.server.unlisted_session(Options::default())
         } else {
             self.server.session()
         };
-        match task_owner(&context) {
+        match task_owner(&opening) {
             Some(owner) => session.state().set_task_owner(owner),
-            None => session.state().set_task_owner_address(context.peer().ip()),
+            None => session.state().set_task_owner_address(opening.peer().ip()),
         }
-        if let Some(headers) = context.request_headers() {
+        if let Some(headers) = opening.request_headers() {
             session
                 .state()
                 .set_param_headers(crate::param_headers::ParamHeaders::of(headers));
         }
         #[cfg(feature = "auth")]
-        if let Some(caller) = context.caller()
+        if let Some(caller) = opening.caller()
             && let Ok(identity) = Arc::clone(&caller.details).downcast::<crate::auth::Identity>()
         {
             session.state().set_identity(identity);
         }
-        mcpwire::http::AsyncServer::new(move || session.clone()).open(context)
+        mcpwire::http::AsyncServer::new(move || session.clone()).open(opening)
     }
 
     fn unsolicited_messages(&self) -> bool {
@@ -189,8 +189,8 @@ impl mcpwire::http::HttpService for McpHttpService {
 /// [`Guard`](mcpwire::http::Guard) identified, else the session; `None` (stateless, no guard)
 /// for the client's address, named only when a task is created.
 #[cfg(feature = "http")]
-fn task_owner(context: &mcpwire::http::SessionContext) -> Option<String> {
-    match (context.caller(), context.session_id()) {
+fn task_owner(opening: &mcpwire::http::SessionOpening) -> Option<String> {
+    match (opening.caller(), opening.session_id()) {
         (Some(caller), _) => Some(format!("subject:{}", caller.subject)),
         (None, Some(id)) => Some(format!("session:{id}")),
         (None, None) => None,

@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::context::CallContext;
+use crate::context::{Attachment, CallContext, FrameCall};
 use crate::decode::RawNotification;
 use crate::events::ProtocolEvent;
 use crate::id::Id;
@@ -20,9 +20,10 @@ use crate::peer::{Call, Event, Peer, ReplyFrame};
 use crate::profile::Profile;
 use crate::reply::RpcError;
 use crate::router::{FallbackHandler, NotificationHandler, RequestHandler, Route, Router};
+use crate::service::core::Core;
 
 #[cfg(feature = "tokio")]
-use {crate::service::AsyncContext, crate::service::BoxFuture, std::sync::Arc};
+use {crate::service::AsyncCallContext, crate::service::BoxFuture, std::sync::Arc};
 
 /// Where the engine finds the peer and the state.
 pub(crate) trait Host<S> {
@@ -32,15 +33,24 @@ pub(crate) trait Host<S> {
     /// Runs `f` on the peer (no handler runs inside `f`).
     fn with_peer<T>(&mut self, f: impl FnOnce(&mut Peer) -> T) -> T;
 
-    /// The state and context an async handler of this call runs with (`call` is `None` for a
-    /// notification); `None` when this host cannot run async handlers.
+    /// The session's core, where a handler's switch of the profile waits for the end of
+    /// the frame.
+    fn core(&self) -> &Core;
+
+    /// What the transport attached to the frame being taken.
+    fn attached(&self) -> Option<&Attachment>;
+
+    /// The state and context an async handler of this call, decoded under `profile`, runs
+    /// with (`call` is `None` for a notification); `None` when this host cannot run async
+    /// handlers.
     #[cfg(feature = "tokio")]
     fn async_call(
         &mut self,
         call: Option<&Call>,
         method: &str,
+        profile: &Profile,
         params: Option<RawParams<'_>>,
-    ) -> Option<(Arc<S>, AsyncContext)>;
+    ) -> Option<(Arc<S>, AsyncCallContext)>;
 }
 
 /// What is left for the host once the engine has taken an event.
@@ -63,13 +73,12 @@ pub(crate) enum Next<'a> {
     Host(Event<'a>),
 }
 
-/// Takes one event of a frame. A handler's switch of the profile is left in `switch_to`, to
-/// apply once the whole frame is taken.
+/// Takes one event of a frame. A handler's switch of the profile waits in the host's core
+/// for the end of the frame (see [`CallContext::set_profile`]).
 pub(crate) fn dispatch<'a, S, H: Host<S>>(
     router: &Router<S>,
     host: &mut H,
     event: Event<'a>,
-    switch_to: &mut Option<Profile>,
 ) -> Next<'a> {
     match event {
         Event::Request {
@@ -77,9 +86,9 @@ pub(crate) fn dispatch<'a, S, H: Host<S>>(
             id,
             method,
             params,
-        } => request(router, host, call, id, &method, params, switch_to),
+        } => request(router, host, call, id, &method, params),
         Event::Notification(RawNotification { method, params }) => {
-            notification(router, host, method, params, switch_to)
+            notification(router, host, method, params)
         }
         event @ (Event::InvalidNotification { .. }
         | Event::LateResponse { .. }
@@ -100,7 +109,6 @@ fn request<'a, S, H: Host<S>>(
     id: Id<'_>,
     method: &str,
     params: Option<RawParams<'_>>,
-    switch_to: &mut Option<Profile>,
 ) -> Next<'a> {
     if host.with_peer(|peer| peer.is_over_batch_budget(call.key())) {
         let error = RpcError::batch_reply_too_large();
@@ -108,23 +116,21 @@ fn request<'a, S, H: Host<S>>(
     }
     let profile = host.with_peer(|peer| peer.profile().clone());
     let state = host.state();
-    let in_place = |run: &dyn Fn(&mut CallContext<'_>) -> Result<String, RpcError>,
-                    switch_to: &mut Option<Profile>| {
-        run_sync(&profile, Some(id), method, switch_to, run)
-            .unwrap_or_else(|| Err(RpcError::internal_error()))
+    let in_place = |run: &dyn Fn(&mut CallContext<'_>) -> Result<String, RpcError>| {
+        let call = frame_call(host, Some(id), method, &profile);
+        run_sync(&call, run).unwrap_or_else(|| Err(RpcError::internal_error()))
     };
     let outcome = match router.request_route(method) {
         Route::None => Err(RpcError::method_not_found()),
         Route::Handler(RequestHandler::Sync(handler)) => {
-            in_place(&|ctx| handler(state, params, ctx), switch_to)
+            in_place(&|ctx| handler(state, params, ctx))
         }
-        Route::Fallback(FallbackHandler::Sync(fallback)) => in_place(
-            &|ctx| fallback(state, params, ctx).map(into_string),
-            switch_to,
-        ),
+        Route::Fallback(FallbackHandler::Sync(fallback)) => {
+            in_place(&|ctx| fallback(state, params, ctx).map(into_string))
+        }
         #[cfg(feature = "tokio")]
         Route::Handler(RequestHandler::Async(handler)) => {
-            match host.async_call(Some(&call), method, params) {
+            match host.async_call(Some(&call), method, &profile, params) {
                 Some((state, ctx)) => {
                     let depth = profile.limits().max_params_depth;
                     let started =
@@ -137,7 +143,7 @@ fn request<'a, S, H: Host<S>>(
         }
         #[cfg(feature = "tokio")]
         Route::Fallback(FallbackHandler::Async(fallback)) => {
-            match host.async_call(Some(&call), method, params) {
+            match host.async_call(Some(&call), method, &profile, params) {
                 Some((state, ctx)) => {
                     let started = catch_unwind(AssertUnwindSafe(|| {
                         let future = fallback(state, params, ctx)?;
@@ -160,27 +166,25 @@ fn notification<'a, S, H: Host<S>>(
     host: &mut H,
     method: Cow<'_, str>,
     params: Option<RawParams<'_>>,
-    switch_to: &mut Option<Profile>,
 ) -> Next<'a> {
     let profile = host.with_peer(|peer| peer.profile().clone());
     let state = host.state();
     let invalid = match router.notification_route(&method) {
         Route::None => None,
         Route::Handler(NotificationHandler::Sync(handler)) => {
-            run_sync(&profile, None, &method, switch_to, &|ctx| {
-                handler(state, params, ctx)
-            })
-            .flatten()
+            let call = frame_call(host, None, &method, &profile);
+            run_sync(&call, &|ctx| handler(state, params, ctx)).flatten()
         }
         Route::Fallback(FallbackHandler::Sync(fallback)) => {
-            run_sync(&profile, None, &method, switch_to, &|ctx| {
+            let call = frame_call(host, None, &method, &profile);
+            run_sync(&call, &|ctx| {
                 let _ = fallback(state, params, ctx);
             });
             None
         }
         #[cfg(feature = "tokio")]
         Route::Handler(NotificationHandler::Async(handler)) => {
-            let Some((state, ctx)) = host.async_call(None, &method, params) else {
+            let Some((state, ctx)) = host.async_call(None, &method, &profile, params) else {
                 return Next::Reply(None);
             };
             let depth = profile.limits().max_params_depth;
@@ -192,7 +196,7 @@ fn notification<'a, S, H: Host<S>>(
         }
         #[cfg(feature = "tokio")]
         Route::Fallback(FallbackHandler::Async(fallback)) => {
-            let Some((state, ctx)) = host.async_call(None, &method, params) else {
+            let Some((state, ctx)) = host.async_call(None, &method, &profile, params) else {
                 return Next::Reply(None);
             };
             let started = catch_unwind(AssertUnwindSafe(|| {
@@ -220,21 +224,26 @@ fn notification<'a, S, H: Host<S>>(
     Next::Reply(None)
 }
 
-/// Runs a synchronous handler inside `catch_unwind` (`None`: it panicked), keeping the
-/// profile it switched to.
-fn run_sync<T>(
-    profile: &Profile,
-    id: Option<Id<'_>>,
-    method: &str,
-    switch_to: &mut Option<Profile>,
-    run: &dyn Fn(&mut CallContext<'_>) -> T,
-) -> Option<T> {
-    let mut ctx = CallContext::new(profile, id, method);
-    let outcome = catch_unwind(AssertUnwindSafe(|| run(&mut ctx))).ok();
-    if let Some(profile) = ctx.take_profile_switch() {
-        *switch_to = Some(profile);
+/// The call a synchronous handler runs for, as it lies in the frame `host` is taking.
+fn frame_call<'a, S, H: Host<S>>(
+    host: &'a H,
+    id: Option<Id<'a>>,
+    method: &'a str,
+    profile: &'a Profile,
+) -> FrameCall<'a> {
+    FrameCall {
+        id,
+        method,
+        profile,
+        attached: host.attached(),
+        core: host.core(),
     }
-    outcome
+}
+
+/// Runs a synchronous handler for `call` inside `catch_unwind` (`None`: it panicked).
+fn run_sync<T>(call: &FrameCall<'_>, run: &dyn Fn(&mut CallContext<'_>) -> T) -> Option<T> {
+    let mut ctx = CallContext::new(call);
+    catch_unwind(AssertUnwindSafe(|| run(&mut ctx))).ok()
 }
 
 /// Delivers a protocol event to the router's event handler (a panic there is silent).

@@ -67,6 +67,12 @@ impl<'a> Id<'a> {
         Some(Self { raw, kind })
     }
 
+    /// An id of `kind` whose text is `raw`, as read before (an [`OwnedId`]'s parts).
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    pub(crate) fn from_parts(raw: &'a str, kind: IdKind) -> Self {
+        Self { raw, kind }
+    }
+
     /// The id's original JSON text, exactly as received (quotes and escapes included).
     pub fn raw(&self) -> &'a str {
         self.raw

@@ -123,7 +123,9 @@
 //! Underneath, [`peer::Peer`] is a sans-IO conversation (server and client alike): frames in,
 //! events out, typed requests to the other side, cancellation and timeouts by the caller's
 //! clock. One [`Router`] holds synchronous handlers and, with the `tokio` feature, async ones
-//! (`Router::request_async`); one dispatch path runs them over the peer, and one driver,
+//! (`Router::request_async`), each seeing its call through one [`CallContext`] (an async
+//! handler's `AsyncCallContext` adds what a running session can do); one dispatch path runs
+//! them over the peer, and one driver,
 //! `service::Session`, which runs both kinds, async ones concurrently on tokio, with notifications, progress, requests to the
 //! other side and cancellation (see `docs/runtime.md`). [`Server`] is its blocking front end:
 //! it polls the session's reading of each frame in place and needs no runtime at all (without
@@ -161,6 +163,7 @@ mod stdio;
 #[cfg(test)]
 mod test_support;
 
+pub use context::{Attachment, CallContext};
 pub use decode::{
     Decoded, IdProblem, InvalidReason, JsonType, Message, RawNotification, Rejection, Response,
     ResponseBody, ResponseDefect, decode,
@@ -171,5 +174,7 @@ pub use mcpwire_types::{IdTypes, ParamsTypes, ProfileFacts};
 pub use params::RawParams;
 pub use profile::{IdPolicy, Limits, MissingId, Profile};
 pub use reply::{RpcError, code};
-pub use router::{CallContext, Router};
+pub use router::Router;
 pub use server::Server;
+#[cfg(feature = "tokio")]
+pub use service::AsyncCallContext;

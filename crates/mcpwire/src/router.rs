@@ -6,8 +6,10 @@
 //! with their raw params, and an optional event handler receives response-shaped input.
 //!
 //! Handlers are registered synchronous ([`request`](Router::request), run in place with the
-//! state as `&S` and a [`CallContext`]) or, with the `tokio` feature, async (`request_async`,
-//! run concurrently with the state as `Arc<S>` and a `service::AsyncContext`), side by side on one router. The one
+//! state as `&S` and a `&mut` [`CallContext`]) or, with the `tokio` feature, async
+//! (`request_async`, run concurrently with the state as `Arc<S>` and a
+//! `service::AsyncCallContext`, which is a `CallContext` plus what a running session can
+//! do), side by side on one router. The one
 //! dispatch path (`engine.rs`) runs both: the async `service::Session` runs every kind on
 //! tokio; the blocking [`Server`](crate::Server), which polls that session in place with no
 //! runtime, the synchronous ones (an async handler under it is answered -32603: it needs a
@@ -44,7 +46,8 @@ use crate::reply::RpcError;
 
 #[cfg(feature = "tokio")]
 use {
-    crate::service::AsyncContext, crate::service::BoxFuture, std::future::Future, std::sync::Arc,
+    crate::service::AsyncCallContext, crate::service::BoxFuture, std::future::Future,
+    std::sync::Arc,
 };
 
 type SyncRequestFn<S> = dyn Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<String, RpcError>
@@ -62,19 +65,19 @@ type AsyncRequestFn<S> = dyn Fn(
         Arc<S>,
         Option<RawParams<'_>>,
         usize,
-        AsyncContext,
+        AsyncCallContext,
     ) -> Result<BoxFuture<Result<String, RpcError>>, RpcError>
     + Send
     + Sync;
 #[cfg(feature = "tokio")]
-type AsyncNotificationFn<S> = dyn Fn(Arc<S>, Option<RawParams<'_>>, usize, AsyncContext) -> Result<BoxFuture<()>, RpcError>
+type AsyncNotificationFn<S> = dyn Fn(Arc<S>, Option<RawParams<'_>>, usize, AsyncCallContext) -> Result<BoxFuture<()>, RpcError>
     + Send
     + Sync;
 #[cfg(feature = "tokio")]
 type AsyncFallbackFn<S> = dyn Fn(
         Arc<S>,
         Option<RawParams<'_>>,
-        AsyncContext,
+        AsyncCallContext,
     ) -> Result<BoxFuture<Result<Box<RawValue>, RpcError>>, RpcError>
     + Send
     + Sync;
@@ -262,13 +265,13 @@ fn route<'r, H, S>(
 impl<S: Send + Sync + 'static> Router<S> {
     /// Registers an async request handler (replacing an earlier one of the same name). It
     /// runs concurrently with other handlers, gets the state as `Arc<S>` (use interior
-    /// mutability for what it changes) and an [`AsyncContext`]. Params and result as for
+    /// mutability for what it changes) and an [`AsyncCallContext`]. Params and result as for
     /// [`request`](Self::request); invalid params are answered without running it.
     pub fn request_async<P, R, F, Fut>(mut self, method: &str, handler: F) -> Self
     where
         P: DeserializeOwned,
         R: Serialize,
-        F: Fn(Arc<S>, P, AsyncContext) -> Fut + Send + Sync + 'static,
+        F: Fn(Arc<S>, P, AsyncCallContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<R, RpcError>> + Send + 'static,
     {
         let erased = move |state: Arc<S>, params: Option<RawParams<'_>>, max_depth, ctx| {
@@ -289,7 +292,7 @@ impl<S: Send + Sync + 'static> Router<S> {
     pub fn notification_async<P, F, Fut>(mut self, method: &str, handler: F) -> Self
     where
         P: DeserializeOwned,
-        F: Fn(Arc<S>, P, AsyncContext) -> Fut + Send + Sync + 'static,
+        F: Fn(Arc<S>, P, AsyncCallContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
         let erased = move |state: Arc<S>, params: Option<RawParams<'_>>, max_depth, ctx| {
@@ -303,12 +306,12 @@ impl<S: Send + Sync + 'static> Router<S> {
     }
 
     /// Registers the async handler for methods without a registered handler, requests and
-    /// notifications alike ([`AsyncContext::is_notification`]); it gets the raw params and
+    /// notifications alike ([`CallContext::is_notification`]); it gets the raw params and
     /// returns the raw result (discarded for a notification). Return
     /// [`RpcError::method_not_found`] to refuse a method.
     pub fn fallback_async<F, Fut>(mut self, handler: F) -> Self
     where
-        F: Fn(Arc<S>, Option<Box<RawValue>>, AsyncContext) -> Fut + Send + Sync + 'static,
+        F: Fn(Arc<S>, Option<Box<RawValue>>, AsyncCallContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Box<RawValue>, RpcError>> + Send + 'static,
     {
         let erased = move |state, params: Option<RawParams<'_>>, ctx| {
@@ -327,7 +330,7 @@ impl<S: Send + Sync + 'static> Router<S> {
     /// the decode of an [`request_async`](Self::request_async) handler's params.
     pub fn fallback_async_decoding<F, Fut>(mut self, handler: F) -> Self
     where
-        F: Fn(Arc<S>, Option<RawParams<'_>>, AsyncContext) -> Result<Fut, RpcError>
+        F: Fn(Arc<S>, Option<RawParams<'_>>, AsyncCallContext) -> Result<Fut, RpcError>
             + Send
             + Sync
             + 'static,

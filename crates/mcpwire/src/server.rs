@@ -304,7 +304,7 @@ mod tests {
     fn async_handlers_are_refused_in_place_and_run_by_the_session() {
         let router = Router::<()>::new().request_async(
             "later",
-            |_: std::sync::Arc<()>, _: (), _: crate::service::AsyncContext| async {
+            |_: std::sync::Arc<()>, _: (), _: crate::service::AsyncCallContext| async {
                 Ok::<_, RpcError>("ran")
             },
         );

@@ -13,7 +13,7 @@ use std::thread;
 use std::time::Duration;
 
 use http_support::*;
-use mcpwire::http::{Bytes, HttpConfig, HttpService, Outbound, SessionContext, SessionHandler};
+use mcpwire::http::{Bytes, HttpConfig, HttpService, Outbound, SessionHandler, SessionOpening};
 use serde_json::Value;
 
 /// A stateless service whose `slow` call takes 30 s (a long tool call); anything else is
@@ -22,7 +22,7 @@ struct Slow;
 
 impl HttpService for Slow {
     type Handler = Slow;
-    fn open(&self, _: SessionContext) -> Slow {
+    fn open(&self, _: SessionOpening) -> Slow {
         Slow
     }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use http_support::*;
 use mcpwire::http::{
-    Bytes, HttpConfig, HttpServer, HttpService, Outbound, SessionContext, SessionHandler,
+    Bytes, HttpConfig, HttpServer, HttpService, Outbound, SessionHandler, SessionOpening,
     SyncServer,
 };
 use mcpwire::{CallContext, Profile, Router, RpcError, Server};
@@ -630,7 +630,7 @@ impl Drop for ReportOnDrop {
 
 impl HttpService for Lingering {
     type Handler = LingeringSession;
-    fn open(&self, _: SessionContext) -> LingeringSession {
+    fn open(&self, _: SessionOpening) -> LingeringSession {
         LingeringSession {
             dropped: Arc::clone(&self.dropped),
         }

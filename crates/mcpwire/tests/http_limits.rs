@@ -17,10 +17,10 @@ use std::time::{Duration, Instant};
 use http_support::*;
 use mcpwire::Router;
 use mcpwire::http::{
-    AsyncServer, Bytes, ENDED_FOR_SHARE, HttpConfig, HttpService, Outbound, SessionContext,
-    SessionHandler,
+    AsyncServer, Bytes, ENDED_FOR_SHARE, HttpConfig, HttpService, Outbound, SessionHandler,
+    SessionOpening,
 };
-use mcpwire::service::{AsyncContext, Options, SESSION_BUSY, Session};
+use mcpwire::service::{AsyncCallContext, Options, SESSION_BUSY, Session};
 use mcpwire::{Profile, RpcError};
 use serde_json::{Value, json};
 
@@ -39,7 +39,7 @@ struct LargeSession;
 
 impl HttpService for Large {
     type Handler = LargeSession;
-    fn open(&self, _: SessionContext) -> LargeSession {
+    fn open(&self, _: SessionOpening) -> LargeSession {
         LargeSession
     }
 }
@@ -353,16 +353,17 @@ fn router() -> Router<Probe> {
     Router::<Probe>::new()
         .request_async(
             "initialize",
-            |_: Arc<Probe>, _: Value, _: AsyncContext| async {
+            |_: Arc<Probe>, _: Value, _: AsyncCallContext| async {
                 Ok::<_, RpcError>(json!({"protocolVersion": "2025-11-25", "capabilities": {}}))
             },
         )
-        .request_async("ping", |_: Arc<Probe>, _: Value, _: AsyncContext| async {
-            Ok::<_, RpcError>(json!({}))
-        })
+        .request_async(
+            "ping",
+            |_: Arc<Probe>, _: Value, _: AsyncCallContext| async { Ok::<_, RpcError>(json!({})) },
+        )
         .request_async(
             "slow",
-            |probe: Arc<Probe>, p: Value, ctx: AsyncContext| async move {
+            |probe: Arc<Probe>, p: Value, ctx: AsyncCallContext| async move {
                 probe.report("slow started");
                 if p["progress"] == true {
                     let _ = ctx.progress(1.0, None, None).await;

@@ -15,7 +15,7 @@ use std::time::Duration;
 use http_support::*;
 use mcpwire::Router;
 use mcpwire::http::{AsyncServer, HttpConfig};
-use mcpwire::service::{AsyncContext, Options, Session};
+use mcpwire::service::{AsyncCallContext, Options, Session};
 use mcpwire::{Profile, RpcError};
 use serde_json::{Value, json};
 
@@ -36,27 +36,27 @@ fn internal(_: impl std::fmt::Debug) -> RpcError {
 
 fn router() -> Router<Probe> {
     Router::<Probe>::new()
-        .request_async("initialize", |_: Arc<Probe>, _: Value, _: AsyncContext| async {
+        .request_async("initialize", |_: Arc<Probe>, _: Value, _: AsyncCallContext| async {
             Ok::<_, RpcError>(json!({
                 "protocolVersion": "2025-11-25",
                 "capabilities": {},
                 "serverInfo": {"name": "async", "version": "1"}
             }))
         })
-        .request_async("ping", |_: Arc<Probe>, _: Value, _: AsyncContext| async {
+        .request_async("ping", |_: Arc<Probe>, _: Value, _: AsyncCallContext| async {
             Ok::<_, RpcError>(json!({}))
         })
-        .request_async("add", |_: Arc<Probe>, p: Value, _: AsyncContext| async move {
+        .request_async("add", |_: Arc<Probe>, p: Value, _: AsyncCallContext| async move {
             tokio::task::yield_now().await;
             let sum = p["a"].as_i64().unwrap_or(0) + p["b"].as_i64().unwrap_or(0);
             Ok::<_, RpcError>(json!({ "sum": sum }))
         })
-        .request_async("count", |_: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
+        .request_async("count", |_: Arc<Probe>, _: Value, ctx: AsyncCallContext| async move {
             ctx.progress(1.0, Some(2.0), None).await.map_err(internal)?;
             ctx.progress(2.0, Some(2.0), None).await.map_err(internal)?;
             Ok::<_, RpcError>(json!({ "counted": 2 }))
         })
-        .request_async("ask", |_: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
+        .request_async("ask", |_: Arc<Probe>, _: Value, ctx: AsyncCallContext| async move {
             let params = json!({
                 "message": "Your name?",
                 "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}
@@ -69,15 +69,15 @@ fn router() -> Router<Probe> {
             let answer: Value = serde_json::from_str(answer.get()).map_err(internal)?;
             Ok::<_, RpcError>(json!({ "told": answer["content"]["name"] }))
         })
-        .request_async("refuse", |_: Arc<Probe>, p: Value, _: AsyncContext| async move {
+        .request_async("refuse", |_: Arc<Probe>, p: Value, _: AsyncCallContext| async move {
             // Invalid params, with as much `data` as the request asks for.
             let len = p["len"].as_u64().unwrap_or(0) as usize;
             Err::<Value, _>(RpcError::invalid_params().with_data(&"x".repeat(len)))
         })
-        .notification_async("notifications/hello", |_: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
+        .notification_async("notifications/hello", |_: Arc<Probe>, _: Value, ctx: AsyncCallContext| async move {
             let _ = ctx.notify_raw("notifications/message", &json!({"level":"info","data":"hello"})).await;
         })
-        .request_async("slow", |probe: Arc<Probe>, _: Value, ctx: AsyncContext| async move {
+        .request_async("slow", |probe: Arc<Probe>, _: Value, ctx: AsyncCallContext| async move {
             probe.report("slow started");
             let cancelled = tokio::time::timeout(Duration::from_secs(20), ctx.cancelled()).await;
             if cancelled.is_ok() {
@@ -434,7 +434,7 @@ fn an_expired_session_is_swept_without_any_new_request() {
     let service = AsyncServer::new(move || {
         let router = Router::<Gone>::new().request_async(
             "initialize",
-            |_: Arc<Gone>, _: Value, _: AsyncContext| async {
+            |_: Arc<Gone>, _: Value, _: AsyncCallContext| async {
                 Ok::<_, RpcError>(json!({
                     "protocolVersion": "2025-11-25",
                     "capabilities": {},

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use mcpwire::Router;
 use mcpwire::peer::Request;
-use mcpwire::service::{self, AsyncContext, Options, RequestError, Session};
+use mcpwire::service::{self, AsyncCallContext, Options, RequestError, Session};
 use mcpwire::{Profile, ProtocolEvent, RpcError};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -85,7 +85,7 @@ impl Wire {
 }
 
 fn ping<S: Send + Sync + 'static>(router: Router<S>) -> Router<S> {
-    router.request_async("ping", |_: Arc<S>, _: (), _: AsyncContext| async {
+    router.request_async("ping", |_: Arc<S>, _: (), _: AsyncCallContext| async {
         Ok::<_, RpcError>(json!({}))
     })
 }
@@ -103,7 +103,7 @@ fn session<S: Send + Sync + 'static>(state: S, router: Router<S>, options: Optio
 async fn a_slow_handler_does_not_block_ping() {
     let router = Router::<Notify>::new().request_async(
         "slow",
-        |go: Arc<Notify>, _: (), _: AsyncContext| async move {
+        |go: Arc<Notify>, _: (), _: AsyncCallContext| async move {
             go.notified().await;
             Ok::<_, RpcError>("slow done")
         },
@@ -128,7 +128,7 @@ async fn a_slow_handler_does_not_block_ping() {
 async fn notifications_and_progress_arrive_before_the_reply() {
     let router = Router::<()>::new().request_async(
         "work",
-        |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
+        |_: Arc<()>, _: Value, ctx: AsyncCallContext| async move {
             ctx.notify_raw(
                 "notifications/message",
                 &json!({"level": "info", "data": "starting"}),
@@ -193,7 +193,7 @@ impl Request for ListRoots {
 fn roots_router() -> Router<()> {
     Router::<()>::new().request_async(
         "count_roots",
-        |_: Arc<()>, _: (), ctx: AsyncContext| async move {
+        |_: Arc<()>, _: (), ctx: AsyncCallContext| async move {
             match ctx.request::<ListRoots>(&()).await {
                 Ok(roots) => Ok(json!(
                     roots
@@ -278,7 +278,7 @@ async fn cancellation_fires_the_token_and_suppresses_the_reply() {
     let (told, mut cancelled) = mpsc::channel::<String>(4);
     let router = Router::<mpsc::Sender<String>>::new().request_async(
         "wait",
-        |told: Arc<mpsc::Sender<String>>, _: (), ctx: AsyncContext| async move {
+        |told: Arc<mpsc::Sender<String>>, _: (), ctx: AsyncCallContext| async move {
             ctx.cancelled().await;
             told.send(ctx.id().unwrap().raw().to_owned()).await.unwrap();
             Ok::<_, RpcError>("finished anyway")
@@ -306,7 +306,7 @@ async fn cancellation_fires_the_token_and_suppresses_the_reply() {
 async fn end_of_input_lets_handlers_in_flight_finish_and_flush() {
     let router = Router::<Notify>::new().request_async(
         "slow",
-        |go: Arc<Notify>, N { n }: N, ctx: AsyncContext| async move {
+        |go: Arc<Notify>, N { n }: N, ctx: AsyncCallContext| async move {
             go.notified().await;
             ctx.notify_raw(
                 "notifications/message",
@@ -367,7 +367,7 @@ async fn concurrency_is_bounded() {
     let (started, mut starts) = mpsc::channel(8);
     let router = Router::<Gate>::new().request_async(
         "block",
-        |gate: Arc<Gate>, N { n }: N, _: AsyncContext| async move {
+        |gate: Arc<Gate>, N { n }: N, _: AsyncCallContext| async move {
             gate.started.send(n).await.unwrap();
             gate.go.acquire().await.unwrap().forget();
             Ok::<_, RpcError>(n)
@@ -421,7 +421,7 @@ async fn a_panicking_handler_is_answered_internal_error_and_the_session_goes_on(
     let router = Router::<AtomicUsize>::new()
         .request_async(
             "boom",
-            |_: Arc<AtomicUsize>, _: (), _: AsyncContext| async move {
+            |_: Arc<AtomicUsize>, _: (), _: AsyncCallContext| async move {
                 if true {
                     panic!("handler bug");
                 }
@@ -430,13 +430,13 @@ async fn a_panicking_handler_is_answered_internal_error_and_the_session_goes_on(
         )
         .notification_async(
             "boom/note",
-            |_: Arc<AtomicUsize>, _: (), _: AsyncContext| async move {
+            |_: Arc<AtomicUsize>, _: (), _: AsyncCallContext| async move {
                 panic!("notification bug");
             },
         )
         .notification_async(
             "count",
-            |n: Arc<AtomicUsize>, _: (), _: AsyncContext| async move {
+            |n: Arc<AtomicUsize>, _: (), _: AsyncCallContext| async move {
                 n.fetch_add(1, Ordering::SeqCst);
             },
         );
@@ -465,7 +465,7 @@ async fn invalid_input_and_invalid_notifications() {
     let router = Router::<()>::new()
         .notification_async(
             "note",
-            |_: Arc<()>, _: HashMap<String, u8>, _: AsyncContext| async {},
+            |_: Arc<()>, _: HashMap<String, u8>, _: AsyncCallContext| async {},
         )
         .on_event(move |_, event| seen.lock().unwrap().push(event));
     let mut wire = Wire::serve(session((), router, Options::default()));
@@ -502,7 +502,7 @@ async fn invalid_input_and_invalid_notifications() {
 async fn negotiate_switches_the_profile_keeping_the_policy() {
     let router = Router::<()>::new().request_async(
         "initialize",
-        |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
+        |_: Arc<()>, _: Value, ctx: AsyncCallContext| async move {
             let agreed = ctx.negotiate(Profile::mcp("2025-03-26").unwrap().facts());
             Ok::<_, RpcError>(agreed.name())
         },
@@ -548,18 +548,19 @@ async fn an_in_process_client_and_server_talk_both_ways() {
     let client_router = Router::<AtomicUsize>::new()
         .request_async(
             "roots/list",
-            |_: Arc<AtomicUsize>, _: (), _: AsyncContext| async {
+            |_: Arc<AtomicUsize>, _: (), _: AsyncCallContext| async {
                 Ok::<_, RpcError>(json!({"roots": [{"uri": "file:///work"}]}))
             },
         )
         .notification_async(
             "notifications/message",
-            |n: Arc<AtomicUsize>, _: Value, _: AsyncContext| async move {
+            |n: Arc<AtomicUsize>, _: Value, _: AsyncCallContext| async move {
                 n.fetch_add(1, Ordering::SeqCst);
             },
         );
-    let server_router =
-        roots_router().request_async("tell", |_: Arc<()>, _: (), ctx: AsyncContext| async move {
+    let server_router = roots_router().request_async(
+        "tell",
+        |_: Arc<()>, _: (), ctx: AsyncCallContext| async move {
             ctx.notify_raw(
                 "notifications/message",
                 &json!({"level": "info", "data": 1}),
@@ -567,7 +568,8 @@ async fn an_in_process_client_and_server_talk_both_ways() {
             .await
             .unwrap();
             Ok::<_, RpcError>("told")
-        });
+        },
+    );
     let server = session((), server_router, Options::default());
     let client = Session::with_options(
         Profile::latest_mcp(),
@@ -604,7 +606,7 @@ async fn an_in_process_client_and_server_talk_both_ways() {
 async fn a_request_the_handler_stops_waiting_for_is_cancelled_on_the_wire() {
     let router = Router::<()>::new().request_async(
         "impatient",
-        |_: Arc<()>, _: (), ctx: AsyncContext| async move {
+        |_: Arc<()>, _: (), ctx: AsyncCallContext| async move {
             tokio::select! {
                 _ = ctx.request::<ListRoots>(&()) => Ok::<_, RpcError>("answered"),
                 _ = tokio::time::sleep(Duration::from_millis(20)) => Ok("gave up"),
@@ -628,7 +630,7 @@ async fn a_per_request_transport_gets_each_frames_output_on_its_own_sink() {
 
     let router = Router::<()>::new().request_async(
         "work",
-        |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
+        |_: Arc<()>, _: Value, ctx: AsyncCallContext| async move {
             ctx.notify_raw(
                 "notifications/message",
                 &json!({"level": "info", "data": "w"}),
@@ -696,7 +698,7 @@ async fn a_per_request_transport_gets_each_frames_output_on_its_own_sink() {
 async fn frames_after_initialize_are_read_under_the_version_it_agrees() {
     let router = Router::<()>::new().request_async(
         "initialize",
-        |_: Arc<()>, _: Value, ctx: AsyncContext| async move {
+        |_: Arc<()>, _: Value, ctx: AsyncCallContext| async move {
             // Slow on purpose: the next frame is already waiting when the version switches.
             tokio::time::sleep(Duration::from_millis(50)).await;
             let agreed = ctx.negotiate(Profile::mcp("2025-06-18").unwrap().facts());
@@ -730,7 +732,7 @@ async fn end_of_input_cancels_handlers_and_serving_ends_within_the_grace_period(
         Router::<mpsc::UnboundedSender<&'static str>>::new()
         .request_async(
             "polite",
-            |seen: Arc<mpsc::UnboundedSender<&'static str>>, _: (), ctx: AsyncContext| async move {
+            |seen: Arc<mpsc::UnboundedSender<&'static str>>, _: (), ctx: AsyncCallContext| async move {
                 let _ = seen.send("started");
                 if tokio::time::timeout(Duration::from_secs(30), ctx.cancelled())
                     .await
@@ -743,7 +745,7 @@ async fn end_of_input_cancels_handlers_and_serving_ends_within_the_grace_period(
         )
         .request_async(
             "stubborn",
-            |seen: Arc<mpsc::UnboundedSender<&'static str>>, _: (), _: AsyncContext| async move {
+            |seen: Arc<mpsc::UnboundedSender<&'static str>>, _: (), _: AsyncCallContext| async move {
                 let _ = seen.send("started");
                 tokio::time::sleep(Duration::from_secs(30)).await;
                 Ok::<_, RpcError>(json!({}))

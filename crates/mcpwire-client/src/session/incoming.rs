@@ -7,7 +7,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use mcpwire::peer::{Event, ProgressParams};
-use mcpwire::service::{AsyncContext, Observer};
+use mcpwire::service::{AsyncCallContext, Observer};
 use mcpwire::{Decoded, RawParams, RpcError};
 use serde_json::value::RawValue;
 
@@ -139,7 +139,7 @@ impl Watch {
 pub(super) fn from_server(
     shared: Arc<Shared>,
     params: Option<RawParams<'_>>,
-    ctx: AsyncContext,
+    ctx: AsyncCallContext,
 ) -> Result<Answer, RpcError> {
     let params = params.map(|params| params.get());
     if ctx.is_notification() {
@@ -153,7 +153,11 @@ impl Shared {
     /// Answers one server request with its handler; the service runs the answer on a task
     /// of its own, stops it when the server cancels it and replies with the id as the
     /// server sent it.
-    fn serve(self: Arc<Self>, ctx: AsyncContext, params: Option<&str>) -> Result<Answer, RpcError> {
+    fn serve(
+        self: Arc<Self>,
+        ctx: AsyncCallContext,
+        params: Option<&str>,
+    ) -> Result<Answer, RpcError> {
         let method = ctx.method().to_owned();
         let version = self.version();
         let handlers = &self.settings.handlers;

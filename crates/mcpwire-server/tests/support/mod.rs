@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use mcpwire::Router;
-use mcpwire::service::{self, AsyncContext, PeerHandle, RequestError, Session};
+use mcpwire::service::{self, AsyncCallContext, PeerHandle, RequestError, Session};
 use mcpwire::{Profile, RpcError};
 use mcpwire_server::{McpServer, Version};
 use serde_json::value::RawValue;
@@ -135,7 +135,7 @@ pub fn connect(server: &McpServer, version: Version, answers: ClientAnswers) -> 
 async fn client_fallback(
     state: Arc<ClientState>,
     params: Option<Box<RawValue>>,
-    ctx: AsyncContext,
+    ctx: AsyncCallContext,
 ) -> Result<Box<RawValue>, RpcError> {
     let params: Value = params
         .map(|p| serde_json::from_str(p.get()).expect("params are JSON"))

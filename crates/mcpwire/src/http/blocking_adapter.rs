@@ -1,7 +1,7 @@
 //! The adapter that puts a synchronous [`Server`](crate::Server) behind the transport: a thin
 //! wrapper of the async one ([`AsyncSession`]), which does the work.
 
-use super::handler::{HttpService, SessionContext};
+use super::handler::{HttpService, SessionOpening};
 use super::session_adapter::AsyncSession;
 use crate::server::Server;
 
@@ -53,7 +53,7 @@ where
 {
     type Handler = AsyncSession<S>;
 
-    fn open(&self, context: SessionContext) -> AsyncSession<S> {
-        AsyncSession::open((self.make)().into_session(), &context, true)
+    fn open(&self, opening: SessionOpening) -> AsyncSession<S> {
+        AsyncSession::open((self.make)().into_session(), &opening, true)
     }
 }

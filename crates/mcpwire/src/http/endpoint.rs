@@ -20,7 +20,7 @@ use super::cors;
 use super::deadline;
 use super::exchange::{self, Outcome, WhenClientLeaves};
 use super::guard::{Caller, Gate, MessageTarget};
-use super::handler::{HandlerReply, HttpService, Outbound, SessionContext};
+use super::handler::{HandlerReply, HttpService, Outbound, SessionOpening};
 use super::headers::{self, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
 use super::race::{First, race};
 use super::request_state::RequestState;
@@ -480,7 +480,7 @@ impl<S: HttpService> Endpoint<S> {
         } else {
             Statuses::Session
         };
-        let handler = Arc::new(self.service.open(SessionContext {
+        let handler = Arc::new(self.service.open(SessionOpening {
             peer,
             id: None,
             unsolicited: None,
@@ -529,7 +529,7 @@ impl<S: HttpService> Endpoint<S> {
         // Dropped with the session's entry (or here, when `initialize` fails): the handler
         // learns that its session ended.
         let (ended, ended_signal) = tokio::sync::watch::channel(());
-        let handler = Arc::new(self.service.open(SessionContext {
+        let handler = Arc::new(self.service.open(SessionOpening {
             peer,
             id: Some(id.clone()),
             unsolicited,

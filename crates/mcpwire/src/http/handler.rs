@@ -16,7 +16,7 @@ use crate::service::queue;
 /// (at a successful `initialize`), or one per POST served statelessly.
 ///
 /// ```
-/// use mcpwire::http::{HttpService, Outbound, SessionContext, SessionHandler};
+/// use mcpwire::http::{HttpService, Outbound, SessionOpening, SessionHandler};
 /// use mcpwire::http::Bytes;
 ///
 /// struct Echo;
@@ -24,7 +24,7 @@ use crate::service::queue;
 ///
 /// impl HttpService for Echo {
 ///     type Handler = EchoSession;
-///     fn open(&self, _session: SessionContext) -> EchoSession {
+///     fn open(&self, _session: SessionOpening) -> EchoSession {
 ///         EchoSession
 ///     }
 /// }
@@ -44,10 +44,10 @@ pub trait HttpService: Send + Sync + 'static {
     /// A handler for a new session (or, in stateless mode, for one POST: the transport drops
     /// it once that POST's answer has been sent or its client has left, so its `Drop` is
     /// where work it started and that must not outlive the client is stopped).
-    fn open(&self, session: SessionContext) -> Self::Handler;
+    fn open(&self, session: SessionOpening) -> Self::Handler;
 
     /// Whether sessions send unsolicited messages: then a GET opens an SSE stream carrying
-    /// what the handler sends through [`SessionContext::unsolicited`]; otherwise GET is 405.
+    /// what the handler sends through [`SessionOpening::unsolicited`]; otherwise GET is 405.
     fn unsolicited_messages(&self) -> bool {
         false
     }
@@ -205,9 +205,11 @@ impl Outbound {
     }
 }
 
-/// What the transport tells a new handler about its session.
+/// What opening a session tells the [`HttpService`]'s new handler: who opened it (address,
+/// [`Caller`](super::Caller)), the session's id, where its unsolicited messages go, and in
+/// stateless mode the one POST's headers.
 #[derive(Debug)]
-pub struct SessionContext {
+pub struct SessionOpening {
     pub(crate) peer: SocketAddr,
     pub(crate) id: Option<SessionId>,
     pub(crate) unsolicited: Option<Outbound>,
@@ -220,7 +222,11 @@ pub struct SessionContext {
     pub(crate) caller: Option<super::Caller>,
 }
 
-impl SessionContext {
+/// The former name of [`SessionOpening`].
+#[deprecated(note = "renamed `SessionOpening`: what opening an HTTP session tells the service")]
+pub type SessionContext = SessionOpening;
+
+impl SessionOpening {
     /// The address of the client that opened the session.
     pub fn peer(&self) -> SocketAddr {
         self.peer

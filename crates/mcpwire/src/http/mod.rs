@@ -33,7 +33,7 @@
 //! reply goes out as `application/json` (202 with no body when there is no reply). As soon as
 //! it sends a frame first (progress, logging, a request to the client), the answer becomes a
 //! `text/event-stream`: those frames, then the reply, then the stream ends. Unsolicited
-//! messages go through [`SessionContext::unsolicited`] to the session's GET stream.
+//! messages go through [`SessionOpening::unsolicited`] to the session's GET stream.
 //!
 //! ## What the transport does, and the sentence of the specification it rests on
 //!
@@ -156,7 +156,9 @@ pub use event_store::{
 };
 pub use forwarded::TrustedProxy;
 pub use guard::{Caller, Gate, Guard, GuardFuture, MessageTarget};
-pub use handler::{HandlerReply, HttpService, Outbound, SessionContext, SessionHandler};
+#[allow(deprecated)]
+pub use handler::SessionContext;
+pub use handler::{HandlerReply, HttpService, Outbound, SessionHandler, SessionOpening};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 pub use health::{HEALTH_PATH, Health, HealthCheck};
 /// The byte buffer frames travel in (re-exported from hyper).

@@ -3,7 +3,7 @@
 use hyper::body::Bytes;
 use tokio::sync::{oneshot, watch};
 
-use super::handler::{HandlerReply, HttpService, Outbound, SessionContext, SessionHandler};
+use super::handler::{HandlerReply, HttpService, Outbound, SessionHandler, SessionOpening};
 use crate::peer::ReplyFrame;
 use crate::service::{Outgoing, Session, Sink, SinkReceiver};
 
@@ -32,12 +32,12 @@ const FRAME_SINK_CAPACITY: usize = 16;
 /// ```
 /// use std::sync::Arc;
 /// use mcpwire::http::AsyncServer;
-/// use mcpwire::service::{AsyncContext, Session};
+/// use mcpwire::service::{AsyncCallContext, Session};
 /// use mcpwire::{Profile, Router, RpcError};
 ///
 /// let service = AsyncServer::new(|| {
 ///     let router = Router::<()>::new()
-///         .request_async("ping", |_: Arc<()>, _: (), _: AsyncContext| async {
+///         .request_async("ping", |_: Arc<()>, _: (), _: AsyncCallContext| async {
 ///             Ok::<_, RpcError>(serde_json::json!({}))
 ///         });
 ///     Session::new(Profile::latest_mcp(), (), router)
@@ -98,16 +98,16 @@ impl<S> AsyncSession<S> {
 }
 
 impl<S: Send + Sync + 'static> AsyncSession<S> {
-    /// Puts `session` behind the transport for the HTTP session `context` describes
+    /// Puts `session` behind the transport for the HTTP session `opening` describes
     /// (`blocking`: bodies read in turn, on the blocking pool, see [`AsyncSession::turn`]).
-    pub(crate) fn open(session: Session<S>, context: &SessionContext, blocking: bool) -> Self {
+    pub(crate) fn open(session: Session<S>, opening: &SessionOpening, blocking: bool) -> Self {
         // Without a GET stream the receiver is dropped: session-wide sends fail at once.
-        if let (Some(lines), Some(stream)) = (session.take_unsolicited(), context.unsolicited()) {
+        if let (Some(lines), Some(stream)) = (session.take_unsolicited(), opening.unsolicited()) {
             tokio::spawn(forward(lines, stream));
         }
         // A session's end is signalled; a stateless POST's is this handler's drop.
-        let one_shot = context.is_one_shot();
-        if let Some(ended) = context.ended.clone() {
+        let one_shot = opening.is_one_shot();
+        if let Some(ended) = opening.ended.clone() {
             tokio::spawn(close_when_ended(session.clone(), ended));
         }
         AsyncSession {
@@ -125,8 +125,8 @@ where
 {
     type Handler = AsyncSession<S>;
 
-    fn open(&self, context: SessionContext) -> AsyncSession<S> {
-        AsyncSession::open((self.make)(), &context, false)
+    fn open(&self, opening: SessionOpening) -> AsyncSession<S> {
+        AsyncSession::open((self.make)(), &opening, false)
     }
 
     fn unsolicited_messages(&self) -> bool {
@@ -149,7 +149,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
         let (sink, mut items) = Sink::channel(FRAME_SINK_CAPACITY);
         let sink = sink.closable(outbound.close.is_some());
         let (read, has_request) = oneshot::channel();
-        // The POST's own caller, for the handlers of its calls (`AsyncContext::attachment`).
+        // The POST's own caller, for the handlers of its calls (`CallContext::attachment`).
         let attached = outbound
             .caller()
             .map(|caller| std::sync::Arc::new(caller.clone()) as crate::service::Attachment);

@@ -1,19 +1,22 @@
-//! What an async handler can see and do while it handles one call (feature `tokio`), and
-//! what a transport attaches to a frame for it.
+//! What an async handler can do beyond seeing its call (feature `tokio`):
+//! [`AsyncCallContext`].
 
 #[cfg(feature = "tokio")]
 use {
     super::{CancellationToken, PeerHandle, RequestError},
-    crate::id::OwnedId,
+    crate::context::{CallContext, FrameCall, OwnedCall},
     crate::params::RawParams,
     crate::peer::{Notification, Progress, ProgressParams, Request},
-    crate::profile::Profile,
-    mcpwire_types::ProfileFacts,
     serde::{Deserialize, Serialize},
     serde_json::value::RawValue,
+    std::sync::Arc,
 };
 
-/// The context of one incoming request (or notification) in an async handler.
+/// The context of one incoming request (or notification) in an async handler: the
+/// [`CallContext`] every handler sees (it dereferences to it: id, method, profile,
+/// attachment, the profile switch, with the same meaning as for a synchronous handler),
+/// plus what only a running session can do: progress, notifications and requests to the
+/// other side, cancellation.
 ///
 /// Everything sent through it (notifications, progress, requests to the other side) goes
 /// to the sink of the frame that carried the call, ahead of the call's reply.
@@ -21,9 +24,9 @@ use {
 /// ```no_run
 /// use std::sync::Arc;
 /// use mcpwire::{Router, RpcError};
-/// use mcpwire::service::AsyncContext;
+/// use mcpwire::service::AsyncCallContext;
 ///
-/// let router = Router::<()>::new().request_async("slow", |_: Arc<()>, steps: u32, ctx: AsyncContext| async move {
+/// let router = Router::<()>::new().request_async("slow", |_: Arc<()>, steps: u32, ctx: AsyncCallContext| async move {
 ///     for step in 0..steps {
 ///         if ctx.is_cancelled() {
 ///             break; // the reply will not be sent anyway
@@ -31,100 +34,91 @@ use {
 ///         // Sent only when the request carried `_meta.progressToken`.
 ///         ctx.progress(f64::from(step), Some(f64::from(steps)), None).await.ok();
 ///     }
-///     Ok::<_, RpcError>("done")
+///     Ok::<_, RpcError>(ctx.method().to_owned())
 /// });
 /// ```
 #[cfg(feature = "tokio")]
 #[derive(Debug, Clone)]
-pub struct AsyncContext {
-    pub(crate) peer: PeerHandle,
-    pub(crate) id: Option<OwnedId>,
-    pub(crate) method: String,
-    pub(crate) token: CancellationToken,
-    pub(crate) progress_token: Option<Box<RawValue>>,
-    /// What the transport attached to the frame that carried the call (see
-    /// [`attachment`](Self::attachment)).
-    pub(crate) attached: Option<Attachment>,
+pub struct AsyncCallContext {
+    /// The call, in `owned`.
+    call: CallContext<'static>,
+    /// The call and the live parts: one allocation, shared by the context's clones.
+    owned: Arc<OwnedCall>,
 }
 
-/// A value a transport attaches to one incoming frame, for the handlers of the calls it
-/// carries (over HTTP: the [`Caller`](crate::http::Caller) a guard identified for the POST).
-pub type Attachment = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+/// What the running session gives an async handler beyond its call.
+#[cfg(feature = "tokio")]
+#[derive(Debug)]
+pub(crate) struct Live {
+    /// Sends to the sink of the frame that carried the call.
+    pub(crate) peer: PeerHandle,
+    pub(crate) token: CancellationToken,
+    pub(crate) progress_token: Option<Box<RawValue>>,
+}
+
+/// The former name of [`AsyncCallContext`].
+#[cfg(feature = "tokio")]
+#[deprecated(note = "renamed `AsyncCallContext`: the async form of `CallContext`")]
+pub type AsyncContext = AsyncCallContext;
 
 #[cfg(feature = "tokio")]
-impl AsyncContext {
-    /// The request id, exactly as received; `None` for a notification.
-    pub fn id(&self) -> Option<&OwnedId> {
-        self.id.as_ref()
+impl std::ops::Deref for AsyncCallContext {
+    type Target = CallContext<'static>;
+
+    fn deref(&self) -> &CallContext<'static> {
+        &self.call
+    }
+}
+
+#[cfg(feature = "tokio")]
+impl AsyncCallContext {
+    /// The context of `call`, copied out of its frame, with the session's `live` parts.
+    pub(crate) fn new(call: &FrameCall<'_>, live: Live) -> Self {
+        Self::of(OwnedCall::new(call, live))
     }
 
-    /// The method name.
-    pub fn method(&self) -> &str {
-        &self.method
+    fn of(owned: OwnedCall) -> Self {
+        let owned = Arc::new(owned);
+        Self {
+            call: CallContext::owned(Arc::clone(&owned)),
+            owned,
+        }
     }
 
-    /// Whether the call is a notification (no reply will be sent).
-    pub fn is_notification(&self) -> bool {
-        self.id.is_none()
-    }
-
-    /// The session's current profile.
-    pub fn profile(&self) -> Profile {
-        self.peer.profile()
-    }
-
-    /// Switches the session to `profile` for the frames read from now on.
-    pub fn set_profile(&self, profile: Profile) {
-        self.peer.core.lock().peer.set_profile(profile);
-    }
-
-    /// Switches the session to the protocol `facts` (an MCP version agreed in `initialize`)
-    /// keeping the whole policy (see [`Profile::negotiated`]), for the frames read from now
-    /// on; returns the new profile.
-    pub fn negotiate(&self, facts: &'static ProfileFacts) -> Profile {
-        let mut state = self.peer.core.lock();
-        let profile = state.peer.profile().negotiated(facts);
-        state.peer.set_profile(profile.clone());
-        profile
+    fn live(&self) -> &Live {
+        &self.owned.live
     }
 
     /// The token fired when the other side cancels this request.
     pub fn cancellation(&self) -> &CancellationToken {
-        &self.token
+        &self.live().token
     }
 
     /// Whether the other side cancelled this request.
     pub fn is_cancelled(&self) -> bool {
-        self.token.is_cancelled()
+        self.live().token.is_cancelled()
     }
 
     /// Completes when the other side cancels this request.
     pub async fn cancelled(&self) {
-        self.token.cancelled().await
+        self.live().token.cancelled().await
     }
 
     /// This context for work that may outlive the request (an MCP task): cancelled by
     /// `token` only, not by the request's cancellation or the end of its session, and
     /// without the request's progress token (progress is about the request, which ends).
-    pub fn detached(&self, token: CancellationToken) -> AsyncContext {
-        AsyncContext {
+    pub fn detached(&self, token: CancellationToken) -> AsyncCallContext {
+        let live = Live {
+            peer: self.live().peer.clone(),
             token,
             progress_token: None,
-            ..self.clone()
-        }
-    }
-
-    /// What the transport attached to the frame that carried this call, when it is a `T`:
-    /// over Streamable HTTP behind a [`Guard`](crate::http::Guard), the
-    /// [`Caller`](crate::http::Caller) of this call's own POST (a later request of a session
-    /// may carry another token of the same subject than the one that opened it).
-    pub fn attachment<T: std::any::Any>(&self) -> Option<&T> {
-        self.attached.as_deref()?.downcast_ref::<T>()
+        };
+        Self::of(self.owned.with_live(live))
     }
 
     /// The request's `_meta.progressToken`, if it carried one.
     pub fn progress_token(&self) -> Option<&RawValue> {
-        self.progress_token.as_deref()
+        self.live().progress_token.as_deref()
     }
 
     /// Sends `notifications/progress` for this request. Returns `Ok(false)` without sending
@@ -135,7 +129,7 @@ impl AsyncContext {
         total: Option<f64>,
         message: Option<&str>,
     ) -> Result<bool, RequestError> {
-        let Some(token) = &self.progress_token else {
+        let Some(token) = &self.live().progress_token else {
             return Ok(false);
         };
         let params = ProgressParams {
@@ -144,13 +138,13 @@ impl AsyncContext {
             total,
             message: message.map(str::to_owned),
         };
-        self.peer.notify::<Progress>(&params).await?;
+        self.live().peer.notify::<Progress>(&params).await?;
         Ok(true)
     }
 
     /// Sends a typed notification.
     pub async fn notify<N: Notification>(&self, params: &N::Params) -> Result<(), RequestError> {
-        self.peer.notify::<N>(params).await
+        self.live().peer.notify::<N>(params).await
     }
 
     /// Sends a notification by method name (`notifications/message`, a list_changed ...).
@@ -159,14 +153,14 @@ impl AsyncContext {
         method: &str,
         params: &P,
     ) -> Result<(), RequestError> {
-        self.peer.notify_raw(method, params).await
+        self.live().peer.notify_raw(method, params).await
     }
 
     /// Sends a typed request to the other side (`sampling/createMessage`,
     /// `elicitation/create`, `roots/list` ...) and awaits its result, within the session's
     /// request timeout.
     pub async fn request<R: Request>(&self, params: &R::Params) -> Result<R::Result, RequestError> {
-        self.peer.request::<R>(params).await
+        self.live().peer.request::<R>(params).await
     }
 
     /// Closes the client's connection of this call's stream early, without ending the stream
@@ -176,13 +170,13 @@ impl AsyncContext {
     /// can (Streamable HTTP with an event store, `http::EventStore`); otherwise
     /// nothing happens.
     pub async fn close_sse_stream(&self) -> bool {
-        self.peer.sink.close_connection().await
+        self.live().peer.sink.close_connection().await
     }
 
     /// The handle this context sends through (the call's sink); clone it to keep talking to
     /// the other side from a task that outlives the handler.
     pub fn peer(&self) -> &PeerHandle {
-        &self.peer
+        &self.live().peer
     }
 }
 

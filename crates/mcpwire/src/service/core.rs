@@ -9,6 +9,7 @@ use tokio::sync::oneshot;
 use super::CancellationToken;
 use crate::decode::ResponseDefect;
 use crate::peer::{AnyResult, CallKey, OutgoingId, Peer, ResultError};
+use crate::profile::Profile;
 use crate::reply::RpcError;
 
 /// How a request this side sent ended. Read by its caller's
@@ -27,6 +28,25 @@ pub(crate) struct CoreState {
     pub(crate) tokens: HashMap<CallKey, CancellationToken>,
     /// Set when input ended: no response can arrive any more.
     pub(crate) input_closed: bool,
+    /// The profile a handler switched to, for the frames after the next frame boundary
+    /// (see [`CallContext::set_profile`](crate::CallContext::set_profile)).
+    switch_to: Option<Profile>,
+}
+
+impl CoreState {
+    /// A frame boundary: the profile a handler switched to since the last one, if any, now
+    /// applies; returns it.
+    pub(crate) fn frame_boundary(&mut self) -> Option<Profile> {
+        let profile = self.switch_to.take()?;
+        self.peer.set_profile(profile.clone());
+        Some(profile)
+    }
+
+    /// Switches to `profile` at once, forgetting a switch left for the next boundary.
+    pub(crate) fn set_profile(&mut self, profile: Profile) {
+        self.switch_to = None;
+        self.peer.set_profile(profile);
+    }
 }
 
 pub(crate) struct Core {
@@ -41,6 +61,7 @@ impl Core {
                 waiters: HashMap::new(),
                 tokens: HashMap::new(),
                 input_closed: false,
+                switch_to: None,
             }),
         }
     }
@@ -59,6 +80,11 @@ impl Core {
         let mut state = self.lock();
         state.waiters.remove(&id);
         state.peer.cancel(id, reason)
+    }
+
+    /// Leaves `profile` to switch to at the next frame boundary (the last one left wins).
+    pub(crate) fn switch_at_boundary(&self, profile: Profile) {
+        self.lock().switch_to = Some(profile);
     }
 
     /// Delivers a response to the caller waiting for it (if it still waits).

@@ -57,7 +57,7 @@ impl From<SendError> for RequestError {
 /// Talks to the other side: typed requests with a timeout, notifications. Cheap to clone.
 ///
 /// A handle from [`Session::handle`](super::Session::handle) writes to the session-wide
-/// sink; the one inside a [`AsyncContext`](super::AsyncContext) writes to the sink of
+/// sink; the one inside a [`AsyncCallContext`](super::AsyncCallContext) writes to the sink of
 /// the call being handled.
 #[derive(Clone)]
 pub struct PeerHandle {

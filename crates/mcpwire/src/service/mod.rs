@@ -1,15 +1,15 @@
 //! Async serving, the one driver: concurrent async handlers over the sans-IO
-//! [`Peer`](crate::peer::Peer), with an `AsyncContext` that sends notifications and
+//! [`Peer`](crate::peer::Peer), with an `AsyncCallContext` that sends notifications and
 //! progress, makes typed requests to the other side and observes cancellation.
 //!
 //! The [`Session`] itself needs tokio's `sync` primitives only: the blocking
 //! [`Server`](crate::Server) polls it in place, with no runtime. Running it on tokio (async
-//! handlers, `AsyncContext`, `PeerHandle`, `serve`, `serve_stdio`, `spawn`,
+//! handlers, `AsyncCallContext`, `PeerHandle`, `serve`, `serve_stdio`, `spawn`,
 //! `AsyncFrameReader`) needs the feature `tokio`; the example below does.
 //!
 //! - [`Router`](crate::Router): method → handler, registered synchronous or async
 //!   ([`Router::request_async`](crate::Router::request_async)) with typed params; async
-//!   handlers get the shared state as `Arc<S>` and an [`AsyncContext`].
+//!   handlers get the shared state as `Arc<S>` and an [`AsyncCallContext`].
 //! - [`Session`]: one conversation, independent of the transport: frames in
 //!   ([`Session::receive`]), each with the [`Sink`] its output goes to, as typed
 //!   [`Outgoing`] replies and messages.
@@ -31,10 +31,10 @@
 //! use std::sync::Arc;
 //! use mcpwire::{Profile, Router, RpcError};
 //! use mcpwire::peer::Ping;
-//! use mcpwire::service::{self, AsyncContext, Session};
+//! use mcpwire::service::{self, AsyncCallContext, Session};
 //!
 //! let router = Router::<()>::new()
-//!     .request_async("ping", |_: Arc<()>, _: (), _: AsyncContext| async {
+//!     .request_async("ping", |_: Arc<()>, _: (), _: AsyncCallContext| async {
 //!         Ok::<_, RpcError>(serde_json::json!({}))
 //!     });
 //! let server = Session::new(Profile::latest_mcp(), (), router);
@@ -65,7 +65,7 @@ mod cancel;
 #[cfg(feature = "tokio")]
 mod catch;
 mod context;
-mod core;
+pub(crate) mod core;
 #[cfg(feature = "tokio")]
 mod frames;
 #[cfg(feature = "tokio")]
@@ -80,16 +80,21 @@ mod session;
 mod sink;
 mod trace;
 
+pub use crate::context::Attachment;
 pub use cancel::CancellationToken;
 #[cfg(feature = "tokio")]
 pub(crate) use catch::BoxFuture;
-pub use context::Attachment;
+#[cfg(feature = "tokio")]
+#[allow(deprecated)]
+pub use context::AsyncContext;
+#[cfg(feature = "tokio")]
+pub(crate) use context::Live;
 pub use observe::Observer;
 pub use session::{MAX_CONCURRENCY, Options, SESSION_BUSY, Session};
 pub use sink::{Closed, Outgoing, Sink, SinkReceiver};
 #[cfg(feature = "tokio")]
 pub use {
-    context::AsyncContext,
+    context::AsyncCallContext,
     frames::AsyncFrameReader,
     handle::{PeerHandle, RequestError},
     io::{serve, serve_stdio, spawn},

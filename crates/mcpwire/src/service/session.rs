@@ -21,7 +21,8 @@ use crate::router::Router;
 use {
     super::catch::{BoxFuture, CatchUnwind},
     super::context::progress_token_of,
-    super::{AsyncContext, PeerHandle},
+    super::{AsyncCallContext, Live, PeerHandle},
+    crate::context::FrameCall,
     crate::params::RawParams,
     crate::peer::Call,
     tokio::task::JoinHandle,
@@ -192,9 +193,10 @@ impl<S> Session<S> {
     }
 
     /// Switches the session to `profile` for the frames read from now on (a client learns
-    /// the version from the answer to its `initialize`).
+    /// the version from the answer to its `initialize`), replacing a switch a handler left
+    /// for the next frame boundary ([`CallContext::set_profile`](crate::CallContext::set_profile)).
     pub fn set_profile(&self, profile: Profile) {
-        self.shared.core.lock().peer.set_profile(profile);
+        self.shared.core.lock().set_profile(profile);
     }
 
     /// The shared state.
@@ -281,7 +283,7 @@ impl<S> Session<S> {
     /// [`Outgoing::Reply`] will follow once its handlers are done) as soon as the frame is
     /// read, before any handler starts: how the HTTP adapter knows where a frame's messages
     /// go without decoding the frame a second time. The handlers the frame starts see
-    /// `attached` through [`AsyncContext::attachment`]. With `split` (the scan the transport
+    /// `attached` through [`CallContext::attachment`](crate::CallContext::attachment). With `split` (the scan the transport
     /// ran), the frame's JSON is not scanned again.
     pub(crate) async fn receive_noting(
         &self,
@@ -291,7 +293,16 @@ impl<S> Session<S> {
         attached: Option<Attachment>,
         read: impl FnOnce(bool),
     ) {
-        let mut received = self.shared.core.lock().peer.receive_split(frame, split);
+        let (switched, mut received) = {
+            let mut state = self.shared.core.lock();
+            (
+                state.frame_boundary(),
+                state.peer.receive_split(frame, split),
+            )
+        };
+        if let Some(profile) = switched {
+            trace::switched(&self.shared.span, &profile);
+        }
         read(
             received
                 .events
@@ -304,32 +315,25 @@ impl<S> Session<S> {
         if let Some(reply) = received.take_reply() {
             let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
         }
-        let mut switch_to = None;
         for event in received.events {
             if let Some(observer) = observer {
                 observer.event(&event);
             }
-            self.dispatch(event, sink, attached.as_ref(), &mut switch_to)
-                .await;
+            self.dispatch(event, sink, attached.as_ref()).await;
         }
         if let (Some(observer), true) = (observer, answered_at_once) {
             observer.answered_at_once(frame, with_events);
         }
-        if let Some(profile) = switch_to {
+        // The frame is done: a handler's switch of the profile applies from the next one.
+        let switched = self.shared.core.lock().frame_boundary();
+        if let Some(profile) = switched {
             trace::switched(&self.shared.span, &profile);
-            self.shared.core.lock().peer.set_profile(profile);
         }
     }
 
     /// Takes one event through the engine (one handler slot held while a handler starts or
     /// runs in place), then runs what it started.
-    async fn dispatch(
-        &self,
-        event: Event<'_>,
-        sink: &Sink,
-        attached: Option<&Attachment>,
-        switch_to: &mut Option<Profile>,
-    ) {
+    async fn dispatch(&self, event: Event<'_>, sink: &Sink, attached: Option<&Attachment>) {
         let permit = match &event {
             Event::Request { .. } | Event::Notification { .. } => match self.permit().await {
                 Some(permit) => Some(permit),
@@ -370,7 +374,7 @@ impl<S> Session<S> {
         let next = {
             // A synchronous handler runs in place, inside its request's span.
             let _entered = trace.as_ref().map(|t| t.span().enter());
-            engine::dispatch(&self.shared.router, &mut host, event, switch_to)
+            engine::dispatch(&self.shared.router, &mut host, event)
         };
         match next {
             Next::Reply(reply) => {
@@ -585,8 +589,7 @@ struct SessionHost<'s, S> {
     /// Where an async handler's context sends.
     #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     sink: &'s Sink,
-    /// What the transport attached to the frame (for async handlers).
-    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    /// What the transport attached to the frame.
     attached: Option<&'s Attachment>,
 }
 
@@ -599,28 +602,43 @@ impl<S> Host<S> for SessionHost<'_, S> {
         f(&mut self.session.shared.core.lock().peer)
     }
 
+    fn core(&self) -> &Core {
+        &self.session.shared.core
+    }
+
+    fn attached(&self) -> Option<&Attachment> {
+        self.attached
+    }
+
     #[cfg(feature = "tokio")]
     fn async_call(
         &mut self,
         call: Option<&Call>,
         method: &str,
+        profile: &Profile,
         params: Option<RawParams<'_>>,
-    ) -> Option<(Arc<S>, AsyncContext)> {
-        if !self.session.shared.runs_async {
+    ) -> Option<(Arc<S>, AsyncCallContext)> {
+        let shared = &self.session.shared;
+        if !shared.runs_async {
             return None;
         }
-        let (id, token) = match call {
-            Some(call) => (Some(call.id().clone()), self.session.track(call)),
-            None => (None, CancellationToken::new()),
+        let token = match call {
+            Some(call) => self.session.track(call),
+            None => CancellationToken::new(),
         };
-        let ctx = AsyncContext {
+        let live = Live {
             peer: self.session.handle_on(self.sink.clone()),
-            id,
-            method: method.to_owned(),
             token,
             progress_token: progress_token_of(params),
-            attached: self.attached.cloned(),
         };
-        Some((Arc::clone(&self.session.shared.state), ctx))
+        let call = FrameCall {
+            id: call.map(|call| call.id().as_id()),
+            method,
+            profile,
+            attached: self.attached,
+            core: &shared.core,
+        };
+        let ctx = AsyncCallContext::new(&call, live);
+        Some((Arc::clone(&shared.state), ctx))
     }
 }

@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use mcpwire::http::{
-    Bytes, HttpConfig, HttpServer, HttpService, Outbound, SessionContext, SessionHandler,
+    Bytes, HttpConfig, HttpServer, HttpService, Outbound, SessionHandler, SessionOpening,
 };
 use serde_json::{Value, json};
 
@@ -269,7 +269,7 @@ pub struct ScriptedSession {
 impl HttpService for Scripted {
     type Handler = ScriptedSession;
 
-    fn open(&self, session: SessionContext) -> ScriptedSession {
+    fn open(&self, session: SessionOpening) -> ScriptedSession {
         ScriptedSession {
             unsolicited: session.unsolicited(),
         }
