@@ -460,10 +460,12 @@ async fn call_tool(
     let _ = headers; // only HTTP requests carry `Mcp-Param-*` headers
     let round = ctx.input_round();
     let started = tool.start(&arguments, ctx);
-    // Decoded into the tool's own type: not held while the tool runs, but by the round,
-    // which binds the state of an input-required result to them.
-    if let Some(round) = &round {
-        round.bind_arguments(arguments);
+    // Decoded into the tool's own type: not held here while the tool runs (an 8 MiB call
+    // would hold them twice, `tests/stdio_frame_peak.rs`), only by a round, which binds the
+    // state of an input-required result to them.
+    match &round {
+        Some(round) => round.bind_arguments(arguments),
+        None => drop(arguments),
     }
     match started {
         Ok(running) => {
