@@ -148,11 +148,7 @@ impl<'a> CallContext<'a> {
 
     /// Whether the call is a notification (no reply will be sent).
     pub fn is_notification(&self) -> bool {
-        match &self.call {
-            Call::Frame(call) => call.id.is_none(),
-            #[cfg(feature = "tokio")]
-            Call::Owned(call) => call.id.is_none(),
-        }
+        self.id().is_none()
     }
 
     /// The method name.
