@@ -53,10 +53,14 @@ fn without_whitespace(code: &str) -> String {
     code.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// The handlers: from the first `async fn` to the line before `#[tokio::main`.
+/// The handlers: from the first `async fn` to the `main` function (its `#[tokio::main]`
+/// line in the README; the example builds its runtime in a plain `fn main`).
 fn handlers(code: &str) -> &str {
     let start = code.find("async fn add").expect("an `add` handler");
-    let end = code.find("#[tokio::main").expect("a main function");
+    let end = code
+        .find("#[tokio::main")
+        .or_else(|| code.find("\nfn main("))
+        .expect("a main function");
     &code[start..end]
 }
 

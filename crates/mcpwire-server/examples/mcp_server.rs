@@ -62,8 +62,25 @@ async fn greet(_: NoArguments, ctx: Context) -> ToolResult {
     }
 }
 
-#[tokio::main(flavor = "current_thread")]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Stdio is one conversation, served on the calling thread; Streamable HTTP serves many
+    // clients at once, on tokio's multi-thread runtime (a worker per core).
+    let mut runtime = match args.as_slice() {
+        [] => tokio::runtime::Builder::new_current_thread(),
+        _ => tokio::runtime::Builder::new_multi_thread(),
+    };
+    let runtime = match runtime.enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("mcp_server: no tokio runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(serve(&args))
+}
+
+async fn serve(args: &[String]) -> ExitCode {
     let server = McpServer::builder("mcpwire-example", env!("CARGO_PKG_VERSION"))
         .tool("add", "Add two integers", add)
         .tool(
@@ -78,8 +95,7 @@ async fn main() -> ExitCode {
         )
         .build()
         .expect("the example's schemas fit MCP");
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let served = match args.as_slice() {
+    let served = match args {
         [] => server.serve_stdio().await,
         [flag, addr, rest @ ..] if flag == "--http" && rest.len() <= 1 => {
             let stateless = match rest {

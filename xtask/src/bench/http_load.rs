@@ -164,7 +164,8 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
          `initialize`, 2026-07-28 requests served statelessly beside them) against the same tool \
          on rmcp 3.11's streamable HTTP server (`benches/rmcp-server --http`, with \
          `--json-response`: `json_response` on, `legacy_session_mode` off; without: its \
-         defaults), both release binaries on loopback. One load generator in the bench process \
+         defaults), both release binaries on loopback, both on tokio's multi-thread runtime \
+         (a worker per core). One load generator in the bench process \
          (a current-thread tokio runtime, hyper's HTTP/1.1 client, keep-alive, `TCP_NODELAY`) \
          drives N clients, each on its own connection sending its next `tools/call` as soon \
          as the previous answer is read whole; every answer is checked (200 and the sum). \
