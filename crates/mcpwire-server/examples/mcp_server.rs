@@ -4,6 +4,7 @@
 //! `--http ADDR` serves Streamable HTTP on `http://ADDR/mcp` (sessions for clients that
 //! `initialize`, and 2026-07-28 requests each on its own), `--http ADDR --stateless` only the
 //! latter (MCP 2026-07-28).
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -64,11 +65,15 @@ async fn greet(_: NoArguments, ctx: Context) -> ToolResult {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let transport = match transport(&args) {
+        Ok(transport) => transport,
+        Err(code) => return code,
+    };
     // Stdio is one conversation, served on the calling thread; Streamable HTTP serves many
     // clients at once, on tokio's multi-thread runtime (a worker per core).
-    let mut runtime = match args.as_slice() {
-        [] => tokio::runtime::Builder::new_current_thread(),
-        _ => tokio::runtime::Builder::new_multi_thread(),
+    let mut runtime = match transport {
+        Transport::Stdio => tokio::runtime::Builder::new_current_thread(),
+        Transport::Http { .. } => tokio::runtime::Builder::new_multi_thread(),
     };
     let runtime = match runtime.enable_all().build() {
         Ok(runtime) => runtime,
@@ -77,10 +82,36 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(serve(&args))
+    runtime.block_on(serve(transport))
 }
 
-async fn serve(args: &[String]) -> ExitCode {
+/// What the command line asks to serve.
+enum Transport {
+    Stdio,
+    Http { addr: SocketAddr, stateless: bool },
+}
+
+/// The transport `args` name; the exit code when they name none.
+fn transport(args: &[String]) -> Result<Transport, ExitCode> {
+    match args {
+        [] => Ok(Transport::Stdio),
+        [flag, addr, rest @ ..] if flag == "--http" && rest.len() <= 1 => {
+            let stateless = match rest {
+                [] => false,
+                [s] if s == "--stateless" => true,
+                _ => return Err(usage()),
+            };
+            let Ok(addr) = addr.parse() else {
+                eprintln!("mcp_server: --http takes IP:PORT, not {addr:?}");
+                return Err(ExitCode::from(2));
+            };
+            Ok(Transport::Http { addr, stateless })
+        }
+        _ => Err(usage()),
+    }
+}
+
+async fn serve(transport: Transport) -> ExitCode {
     let server = McpServer::builder("mcpwire-example", env!("CARGO_PKG_VERSION"))
         .tool("add", "Add two integers", add)
         .tool(
@@ -95,18 +126,9 @@ async fn serve(args: &[String]) -> ExitCode {
         )
         .build()
         .expect("the example's schemas fit MCP");
-    let served = match args {
-        [] => server.serve_stdio().await,
-        [flag, addr, rest @ ..] if flag == "--http" && rest.len() <= 1 => {
-            let stateless = match rest {
-                [] => false,
-                [s] if s == "--stateless" => true,
-                _ => return usage(),
-            };
-            let Ok(addr) = addr.parse() else {
-                eprintln!("mcp_server: --http takes IP:PORT, not {addr:?}");
-                return ExitCode::from(2);
-            };
+    let served = match transport {
+        Transport::Stdio => server.serve_stdio().await,
+        Transport::Http { addr, stateless } => {
             let config = HttpConfig::default().bind(addr).stateless(stateless);
             match server.http_server(config) {
                 Ok(http) => {
@@ -119,7 +141,6 @@ async fn serve(args: &[String]) -> ExitCode {
                 Err(error) => Err(error),
             }
         }
-        _ => return usage(),
     };
     match served {
         Ok(()) => ExitCode::SUCCESS,
