@@ -249,20 +249,21 @@ impl McpServer {
     /// [`session`](Self::session) with explicit options (concurrency limit, request timeout).
     pub fn session_with(&self, options: Options) -> Session<SessionState> {
         let session = self.unlisted_session(options);
+        session.state().attach(session.handle());
         let mut sessions = self.lock_sessions();
         sessions.retain(|s| s.strong_count() > 0);
         sessions.push(Arc::downgrade(session.state()));
         session
     }
 
-    /// A session that list changes never reach (see [`notify_sessions`](Self::notify_sessions)):
-    /// for one that cannot agree a version, which they are sent to.
+    /// A session that list changes never reach (see [`notify_sessions`](Self::notify_sessions)),
+    /// and without the handle that would reach its client outside a call: what a POST
+    /// served statelessly gets, which agrees no version in `initialize`, so nothing could
+    /// be sent to it. [`session_with`](Self::session_with) adds both.
     fn unlisted_session(&self, options: Options) -> Session<SessionState> {
         let state = Arc::new(SessionState::new(Arc::clone(&self.shared)));
         let router = Router::new().fallback_async_decoding(crate::dispatch::handle);
-        let session = Session::with_options(self.profile.clone(), state, router, options);
-        session.state().attach(session.handle());
-        session
+        Session::with_options(self.profile.clone(), state, router, options)
     }
 
     /// What every session shares (for the crate's tests).

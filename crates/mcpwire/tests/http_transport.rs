@@ -253,6 +253,69 @@ fn a_batch_beyond_the_limit_is_400_before_any_handler_runs() {
     assert_eq!(beyond.json()["id"], serde_json::Value::Null);
 }
 
+/// A handler that panics, whether it runs inside its POST's exchange (stateless) or on a task
+/// of its own (a session): that POST gets 500 with a JSON-RPC error carrying its id, and the
+/// connection and the server go on serving.
+#[test]
+fn a_panicking_handler_gets_its_post_a_500_and_the_connection_goes_on() {
+    for stateless in [true, false] {
+        let server = start(
+            HttpConfig::default().stateless(stateless),
+            Scripted { unsolicited: false },
+        );
+        let session = (!stateless).then(|| open_session(server.addr));
+        let mut headers = vec![JSON, ACCEPT];
+        if let Some(session) = &session {
+            headers.push(("Mcp-Session-Id", session.as_str()));
+        }
+        let mut stream = connect(server.addr);
+        for (id, method) in [(7, "panic"), (8, "ping")] {
+            let body = call(id, method);
+            // Kept alive (`head` asks to close): the second POST goes on the same connection.
+            let mut head = format!("POST /mcp HTTP/1.1\r\nHost: {}\r\n", server.addr);
+            for (name, value) in &headers {
+                head.push_str(&format!("{name}: {value}\r\n"));
+            }
+            head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+            stream
+                .write_all(format!("{head}{body}").as_bytes())
+                .unwrap();
+            // One whole response, by its Content-Length.
+            let raw = read_until(&mut stream, Duration::from_secs(10), |raw| {
+                let text = String::from_utf8_lossy(raw);
+                let Some((head, body)) = text.split_once("\r\n\r\n") else {
+                    return false;
+                };
+                head.lines()
+                    .find_map(|line| {
+                        line.to_ascii_lowercase()
+                            .strip_prefix("content-length: ")
+                            .map(str::to_owned)
+                    })
+                    .and_then(|len| len.trim().parse::<usize>().ok())
+                    .is_some_and(|len| body.len() >= len)
+            });
+            let reply = parse(&raw);
+            let expected = if method == "panic" { 500 } else { 200 };
+            assert_eq!(
+                reply.status,
+                expected,
+                "stateless {stateless}: {}",
+                reply.text()
+            );
+            assert_eq!(
+                reply.json()["id"],
+                id,
+                "stateless {stateless}: {}",
+                reply.text()
+            );
+            if method == "panic" {
+                assert_eq!(reply.json()["error"]["code"], -32603, "{}", reply.text());
+            }
+        }
+    }
+}
+
 #[test]
 fn stateless_mode_needs_no_session_and_refuses_get_and_delete() {
     let server = start(

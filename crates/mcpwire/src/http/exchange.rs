@@ -1,7 +1,8 @@
-//! One POST exchange: the handler runs on its own task; the answer is a single JSON body when
-//! the handler returns before sending anything else, and an SSE stream (the frames it sent,
-//! then the reply, then the end of the stream) as soon as it sends a frame first. In stateless
-//! mode the handler's task is aborted (its future dropped) when the client leaves.
+//! One POST exchange: the handler runs on its own task in a session, and inside the
+//! exchange's future in stateless mode, where it ends (its future dropped) when the client
+//! leaves. The answer is a single JSON body when the handler returns before sending anything
+//! else, and an SSE stream (the frames it sent, then the reply, then the end of the stream)
+//! as soon as it sends a frame first.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -18,6 +19,7 @@ use super::handler::{HandlerReply, Outbound, SessionHandler};
 use super::race::{First, race};
 use super::response::{HttpResponse, event_stream, sse_event};
 use super::resumable::{self, Resume};
+use crate::service::catch::CatchUnwind;
 
 /// How an exchange ended up.
 pub(crate) enum Outcome {
@@ -43,24 +45,31 @@ pub(crate) enum WhenClientLeaves {
     Abort,
 }
 
-/// The handler's task; aborted when dropped unfinished under [`WhenClientLeaves::Abort`].
-pub(crate) struct HandlerTask {
-    task: JoinHandle<Option<HandlerReply>>,
-    when_client_leaves: WhenClientLeaves,
+/// The handler of one exchange, running: on a task of its own, which runs on when the
+/// client leaves ([`WhenClientLeaves::RunOn`]), or inside the exchange's own future, dropped
+/// with it ([`WhenClientLeaves::Abort`]: no task to spawn, and none to abort).
+pub(crate) enum HandlerTask {
+    /// On a task of its own.
+    Spawned(JoinHandle<Option<HandlerReply>>),
+    /// Polled by whoever holds it; a panic in it becomes [`Failed`].
+    Inline(CatchUnwind<Option<HandlerReply>>),
 }
+
+/// The handler panicked before it returned a reply.
+#[derive(Debug)]
+pub(crate) struct Failed;
 
 impl Future for HandlerTask {
-    type Output = Result<Option<HandlerReply>, tokio::task::JoinError>;
+    type Output = Result<Option<HandlerReply>, Failed>;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        Pin::new(&mut self.task).poll(cx)
-    }
-}
-
-impl Drop for HandlerTask {
-    fn drop(&mut self) {
-        if self.when_client_leaves == WhenClientLeaves::Abort {
-            self.task.abort(); // no effect once the task has finished
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            HandlerTask::Spawned(task) => {
+                Pin::new(task).poll(cx).map(|done| done.map_err(|_| Failed))
+            }
+            HandlerTask::Inline(running) => {
+                Pin::new(running).poll(cx).map(|done| done.ok_or(Failed))
+            }
         }
     }
 }
@@ -73,7 +82,8 @@ impl Drop for HandlerTask {
 /// handler's [`Outbound`] names `caller`, the POST's own, and carries `split`, the
 /// endpoint's scan of `frame`.
 ///
-/// The handler's task is spawned at once (callers await the exchange right away), and the
+/// A session's handler task is spawned at once (callers await the exchange right away); a
+/// stateless one's future is boxed here and polled by the returned future. Either way the
 /// arguments it takes are handed to it here: the returned future keeps only what it waits
 /// on (an `async fn` would keep every argument twice, and that state sizes every POST's
 /// future).
@@ -97,9 +107,10 @@ pub(crate) fn run<H: SessionHandler>(
         None => (Outbound::closed(), None),
     };
     let outbound = outbound.answering(caller).reading(split);
-    let task = HandlerTask {
-        task: tokio::spawn(async move { handler.handle_reply(frame, outbound).await }),
-        when_client_leaves,
+    let handle = async move { handler.handle_reply(frame, outbound).await };
+    let task = match when_client_leaves {
+        WhenClientLeaves::RunOn => HandlerTask::Spawned(tokio::spawn(handle)),
+        WhenClientLeaves::Abort => HandlerTask::Inline(CatchUnwind::new(Box::pin(handle))),
     };
     serve(task, frames, resume.zip(close))
 }
@@ -136,7 +147,7 @@ async fn serve(
     }
 }
 
-pub(crate) fn finished(done: Result<Option<HandlerReply>, tokio::task::JoinError>) -> Outcome {
+pub(crate) fn finished(done: Result<Option<HandlerReply>, Failed>) -> Outcome {
     match done {
         Ok(reply) => Outcome::Reply(reply),
         Err(_) => Outcome::Failed,

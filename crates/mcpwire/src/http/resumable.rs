@@ -24,7 +24,7 @@ use tokio::sync::{Notify, mpsc, watch};
 
 use super::FrameReceiver;
 use super::event_store::{EventId, EventStore, StreamId};
-use super::exchange::{EVENT_QUEUE, HandlerTask, Outcome, finished};
+use super::exchange::{EVENT_QUEUE, Failed, HandlerTask, Outcome, finished};
 use super::handler::HandlerReply;
 use super::race::{First, race};
 use super::response::{HttpResponse, event_stream, sse_event};
@@ -277,7 +277,7 @@ impl Writer {
         first: Option<Bytes>,
         mut frames: FrameReceiver,
         mut task: HandlerTask,
-        done: Option<Result<Option<HandlerReply>, tokio::task::JoinError>>,
+        done: Option<Result<Option<HandlerReply>, Failed>>,
     ) {
         if let Some(frame) = first {
             self.put(frame).await;

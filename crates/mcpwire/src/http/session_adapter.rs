@@ -116,6 +116,41 @@ impl<S: Send + Sync + 'static> AsyncSession<S> {
             turn: blocking.then(|| tokio::sync::Mutex::new(())),
         }
     }
+
+    /// One exchange (a stateless POST, async handlers): the body is read on this task,
+    /// beside the wait for its reply, and read whole before this returns (every handler of
+    /// a batch started); all of it is dropped with the exchange when the client leaves.
+    async fn one_exchange(&self, frame: Bytes, mut outbound: Outbound) -> Option<HandlerReply> {
+        let (sink, mut items) = Sink::channel(FRAME_SINK_CAPACITY);
+        let (read, has_request) = oneshot::channel();
+        let attached = outbound
+            .caller()
+            .map(|caller| std::sync::Arc::new(caller.clone()) as crate::service::Attachment);
+        let split = outbound.split.take();
+        let note = |has_request| {
+            let _ = read.send(has_request);
+        };
+        let receive = self
+            .session
+            .receive_noting(&frame, split.as_deref(), &sink, attached, note);
+        let collect = async {
+            if has_request.await.unwrap_or(false) {
+                next_reply(&mut items, &outbound).await
+            } else {
+                None
+            }
+        };
+        let ((), reply) = tokio::join!(receive, collect);
+        // Without a request, a reply (to invalid input) was queued before `receive`
+        // returned; what notification handlers send has no stream to go to.
+        let reply = reply.or_else(|| {
+            std::iter::from_fn(|| items.try_recv().ok()).find_map(|item| match item {
+                Outgoing::Reply(bytes) => Some(*bytes),
+                Outgoing::Message(_) => None,
+            })
+        });
+        reply.map(HandlerReply::from)
+    }
 }
 
 impl<F, S> HttpService for AsyncServer<F>
@@ -142,6 +177,10 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
     }
 
     async fn handle_reply(&self, frame: Bytes, mut outbound: Outbound) -> Option<HandlerReply> {
+        if self.one_shot && self.turn.is_none() {
+            // Boxed: its state must not size the future of every POST in a session.
+            return Box::pin(self.one_exchange(frame, outbound)).await;
+        }
         let turn = match &self.turn {
             Some(turn) => Some(turn.lock().await),
             None => None,

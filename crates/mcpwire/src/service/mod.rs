@@ -63,7 +63,7 @@
 
 mod cancel;
 #[cfg(feature = "tokio")]
-mod catch;
+pub(crate) mod catch;
 mod context;
 pub(crate) mod core;
 #[cfg(feature = "tokio")]

@@ -256,7 +256,8 @@ pub fn open_session(addr: SocketAddr) -> String {
 
 /// A service whose handler acts on the method: `initialize` succeeds, `stream` sends two
 /// progress notifications before its reply, `announce` sends an unsolicited notification,
-/// `big` answers 32 MiB, `fail` is answered with an error, anything else with an empty result. A result reports
+/// `big` answers 32 MiB, `fail` is answered with an error, `panic` panics, anything else with
+/// an empty result. A result reports
 /// whether the handler's frames could be sent (`"streamed"`).
 pub struct Scripted {
     pub unsolicited: bool,
@@ -317,6 +318,7 @@ impl SessionHandler for ScriptedSession {
                 let error = json!({"jsonrpc":"2.0","id":id,"error":{"code":-32000,"message":"no"}});
                 return Some(Bytes::from(error.to_string()));
             }
+            "panic" => panic!("the scripted handler panics"),
             _ => {}
         }
         let reply = json!({"jsonrpc":"2.0","id":id,"result":{"streamed":streamed}});
