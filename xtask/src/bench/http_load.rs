@@ -139,6 +139,29 @@ fn row(
     }
 }
 
+/// `time(slower) ÷ time(faster)` within each run that measured both, in run order: the
+/// ratio as it stood while the two rows ran minutes apart, beside the one the report's
+/// fastest runs give (taken from runs that may differ).
+fn ratios_by_run(
+    runs: &[Results],
+    slower: &(String, String),
+    faster: &(String, String),
+) -> Vec<f64> {
+    runs.iter()
+        .filter_map(|run| Some(run.get(slower)? / run.get(faster)?))
+        .collect()
+}
+
+/// A ratio cell: the ratio of the fastest runs, then each run's own when there are several.
+fn ratio_cell(ratio: Option<f64>, by_run: &[f64]) -> String {
+    let ratio = format_ratio(ratio);
+    if by_run.len() < 2 {
+        return ratio;
+    }
+    let by_run: Vec<String> = by_run.iter().map(|&r| format_ratio(Some(r))).collect();
+    format!("{ratio} (runs {})", join(&by_run))
+}
+
 fn join<T: std::fmt::Display>(values: &[T]) -> String {
     values
         .iter()
@@ -172,7 +195,9 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
          2026-07-28 requests carry `_meta` and the routing headers; the session rows \
          `initialize` (2025-11-25) once per client. requests/s: one over criterion's median \
          time per request (the fastest run's); p99: of every request a row sent in a run (the \
-         lowest run's). \"runs\": each run's figure, in order.\n\n",
+         lowest run's). \"runs\": each run's figure, in order. The ratios divide the fastest \
+         runs' figures, as the targets read them; their \"runs\" divide the two rows of the \
+         same run.\n\n",
     );
     let mut header = vec!["clients".to_owned()];
     for (_, title) in CONTENDERS {
@@ -215,8 +240,16 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
         let (stateless, session, best) = (&rows[0], &rows[1], &rows[2]);
         let over_rmcp = stateless.rps.zip(best.rps).map(|(a, b)| a / b);
         let over_session = stateless.rps.zip(session.rps).map(|(a, b)| b / a);
-        cells.push(format_ratio(over_rmcp));
-        cells.push(format_ratio(over_session));
+        let (stateless_key, session_key) = (key(clients, STATELESS), key(clients, SESSION));
+        let best_key = key(clients, RMCP_BEST);
+        cells.push(ratio_cell(
+            over_rmcp,
+            &ratios_by_run(runs, &best_key, &stateless_key),
+        ));
+        cells.push(ratio_cell(
+            over_session,
+            &ratios_by_run(runs, &stateless_key, &session_key),
+        ));
         let _ = writeln!(out, "| {} |", cells.join(" | "));
         verdicts.push((clients, over_rmcp, over_session, stateless.p99, best.p99));
     }
@@ -252,6 +285,37 @@ fn micros(us: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ratio_cell_gives_the_fastest_runs_ratio_then_each_runs_own() {
+        let stateless = ("http_load_c64".to_owned(), STATELESS.to_owned());
+        let session = ("http_load_c64".to_owned(), SESSION.to_owned());
+        let runs: Vec<Results> = [
+            (40_000.0, 37_000.0),
+            (38_000.0, 28_000.0),
+            (37_000.0, 24_000.0),
+        ]
+        .into_iter()
+        .map(|(a, b)| {
+            [(stateless.clone(), a), (session.clone(), b)]
+                .into_iter()
+                .collect()
+        })
+        .collect();
+        let by_run = ratios_by_run(&runs, &stateless, &session);
+        let combined = 37_000.0 / 24_000.0;
+        assert_eq!(
+            ratio_cell(Some(combined), &by_run),
+            "1.54× (runs 1.08× / 1.36× / 1.54×)"
+        );
+        // A run that missed a row has no ratio of its own; one run alone lists none.
+        let partial = [
+            runs[0].clone(),
+            [(stateless.clone(), 1.0)].into_iter().collect(),
+        ];
+        assert_eq!(ratios_by_run(&partial, &stateless, &session).len(), 1);
+        assert_eq!(ratio_cell(Some(combined), &by_run[..1]), "1.54×");
+    }
 
     #[test]
     fn a_row_reads_requests_per_second_and_the_lowest_p99_of_the_runs() {
