@@ -121,12 +121,8 @@ impl<S: Send + Sync + 'static> AsyncSession<S> {
     /// beside the wait for its reply, and read whole before this returns (every handler of
     /// a batch started); all of it is dropped with the exchange when the client leaves.
     async fn one_exchange(&self, frame: Bytes, mut outbound: Outbound) -> Option<HandlerReply> {
-        let (sink, mut items) = Sink::channel(FRAME_SINK_CAPACITY);
+        let (sink, mut items, attached, split) = body_sink(&mut outbound);
         let (read, has_request) = oneshot::channel();
-        let attached = outbound
-            .caller()
-            .map(|caller| std::sync::Arc::new(caller.clone()) as crate::service::Attachment);
-        let split = outbound.split.take();
         let note = |has_request| {
             let _ = read.send(has_request);
         };
@@ -185,18 +181,11 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
             Some(turn) => Some(turn.lock().await),
             None => None,
         };
-        let (sink, mut items) = Sink::channel(FRAME_SINK_CAPACITY);
-        let sink = sink.closable(outbound.close.is_some());
+        let (sink, mut items, attached, split) = body_sink(&mut outbound);
         let (read, has_request) = oneshot::channel();
-        // The POST's own caller, for the handlers of its calls (`CallContext::attachment`).
-        let attached = outbound
-            .caller()
-            .map(|caller| std::sync::Arc::new(caller.clone()) as crate::service::Attachment);
         // On a task of its own: the batch's reply may come before its last notification has
         // started, and returning here must not stop the rest of the batch.
         let session = self.session.clone();
-        // The transport's scan of the body, so the session does not scan it again.
-        let split = outbound.split.take();
         let receive = async move {
             let note = |has_request| {
                 let _ = read.send(has_request);
@@ -255,6 +244,26 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
         }
         reply.map(HandlerReply::from)
     }
+}
+
+/// What the session's read of one POST body is given: the sink its handlers' output goes to
+/// (closable when the POST's stream can be closed early) and that sink's receiver; the
+/// POST's own caller, for the handlers of its calls (`CallContext::attachment`); and the
+/// transport's scan of the body, so that the session does not scan it again.
+fn body_sink(
+    outbound: &mut Outbound,
+) -> (
+    Sink,
+    SinkReceiver,
+    Option<crate::service::Attachment>,
+    Option<Box<crate::split::FrameSplit>>,
+) {
+    let (sink, items) = Sink::channel(FRAME_SINK_CAPACITY);
+    let sink = sink.closable(outbound.close.is_some());
+    let attached = outbound
+        .caller()
+        .map(|caller| std::sync::Arc::new(caller.clone()) as crate::service::Attachment);
+    (sink, items, attached, outbound.split.take())
 }
 
 /// The body's reply; the messages before it go to the client's stream of this POST (lost when
