@@ -25,6 +25,7 @@ use super::config::HttpConfig;
 use super::endpoint::Endpoint;
 use super::handler::HttpService;
 use super::race::{First, race};
+use super::repoll::RepollSelfWakes;
 use super::request_state::{RequestState, Stage};
 use super::response_budget::{self, ResponseBudget, Unsent};
 use super::sessions::PeerKey;
@@ -417,6 +418,8 @@ impl Drop for AbortOnDrop {
 struct Open {
     connections: Mutex<HashMap<u64, (PeerKey, Arc<Activity>)>>,
     next: AtomicU64,
+    /// How many connections are open (the entries of `connections`).
+    count: AtomicUsize,
     /// [`HttpConfig::fresh_connection_grace`] in force.
     fresh: Duration,
 }
@@ -432,6 +435,7 @@ impl Open {
         Open {
             connections: Mutex::default(),
             next: AtomicU64::new(0),
+            count: AtomicUsize::new(0),
             fresh,
         }
     }
@@ -445,6 +449,7 @@ impl Open {
     fn register(self: &Arc<Self>, client: PeerKey, activity: &Arc<Activity>) -> Registered {
         let key = self.next.fetch_add(1, Ordering::Relaxed);
         self.lock().insert(key, (client, Arc::clone(activity)));
+        self.count.fetch_add(1, Ordering::Relaxed);
         Registered {
             open: Arc::clone(self),
             key,
@@ -508,6 +513,7 @@ enum Busy {
 impl Drop for Registered {
     fn drop(&mut self) {
         self.open.lock().remove(&self.key);
+        self.open.count.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -716,7 +722,7 @@ async fn serve_connection<S: HttpService>(
     let mut linger: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
     let mut draining = false;
     let mut phase_changed = Box::pin(next_phase(phase));
-    poll_fn(|cx| {
+    let serve = poll_fn(|cx| {
         if connection.as_mut().poll(cx).is_ready() {
             return Poll::Ready(());
         }
@@ -779,6 +785,13 @@ async fn serve_connection<S: HttpService>(
             }
         }
         Poll::Pending
-    })
-    .await;
+    });
+    // While it is the only connection open, its own wakes (hyper's body reader waking its
+    // dispatcher, an exchange's queue closing) poll it again here, not through the runtime's
+    // queue and another worker; beside other connections it yields as tokio has it.
+    let alone = {
+        let open = Arc::clone(&open);
+        move || open.count.load(Ordering::Relaxed) == 1
+    };
+    RepollSelfWakes::new(alone, serve).await;
 }

@@ -134,6 +134,7 @@ mod health;
 mod listener;
 mod origin;
 mod race;
+mod repoll;
 mod request_state;
 mod response;
 mod response_budget;

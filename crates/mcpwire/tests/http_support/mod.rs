@@ -19,6 +19,8 @@ pub const READ_LIMIT: Duration = Duration::from_secs(10);
 /// A server running on its own runtime; stopped when dropped.
 pub struct Running {
     pub addr: SocketAddr,
+    /// The server's runtime (two workers), for its metrics.
+    pub runtime: tokio::runtime::Handle,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
@@ -29,12 +31,14 @@ pub fn start<S: HttpService>(config: HttpConfig, service: S) -> Running {
     let server = HttpServer::bind(config, service).expect("bind 127.0.0.1:0");
     let addr = server.local_addr();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (handle_sender, handle) = std::sync::mpsc::channel();
     let thread = std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .unwrap();
+        let _ = handle_sender.send(runtime.handle().clone());
         runtime
             .block_on(server.run_until(async {
                 let _ = stopped.await;
@@ -44,6 +48,7 @@ pub fn start<S: HttpService>(config: HttpConfig, service: S) -> Running {
     });
     Running {
         addr,
+        runtime: handle.recv().expect("the server's runtime"),
         stop: Some(stop),
         thread: Some(thread),
     }
@@ -58,6 +63,39 @@ impl Drop for Running {
             let _ = thread.join();
         }
     }
+}
+
+/// One POST of `body` to `/mcp` on `stream`, kept alive, with `headers`; its response read
+/// whole, by its `Content-Length`.
+pub fn post_kept_alive(
+    stream: &mut TcpStream,
+    addr: SocketAddr,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Reply {
+    let mut head = format!("POST /mcp HTTP/1.1\r\nHost: {addr}\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    stream
+        .write_all(format!("{head}{body}").as_bytes())
+        .unwrap();
+    let raw = read_until(stream, READ_LIMIT, |raw| {
+        let text = String::from_utf8_lossy(raw);
+        let Some((head, body)) = text.split_once("\r\n\r\n") else {
+            return false;
+        };
+        head.lines()
+            .find_map(|line| {
+                line.to_ascii_lowercase()
+                    .strip_prefix("content-length: ")
+                    .map(str::to_owned)
+            })
+            .and_then(|len| len.trim().parse::<usize>().ok())
+            .is_some_and(|len| body.len() >= len)
+    });
+    parse(&raw)
 }
 
 /// A parsed HTTP response.
