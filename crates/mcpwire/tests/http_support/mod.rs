@@ -73,11 +73,7 @@ pub fn post_kept_alive(
     headers: &[(&str, &str)],
     body: &str,
 ) -> Reply {
-    let mut head = format!("POST /mcp HTTP/1.1\r\nHost: {addr}\r\n");
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
+    let head = head_of(addr, "POST", "/mcp", headers, body.len(), false);
     stream
         .write_all(format!("{head}{body}").as_bytes())
         .unwrap();
@@ -138,13 +134,27 @@ pub fn head(
     headers: &[(&str, &str)],
     length: usize,
 ) -> String {
+    head_of(addr, method, path, headers, length, true)
+}
+
+/// The request head, with `Host` (unless given), `Connection: close` when `close`, and
+/// `Content-Length`.
+fn head_of(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    length: usize,
+    close: bool,
+) -> String {
     let mut head = format!("{method} {path} HTTP/1.1\r\n");
     if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
         head.push_str(&format!("Host: {addr}\r\n"));
     }
-    head.push_str(&format!(
-        "Connection: close\r\nContent-Length: {length}\r\n"
-    ));
+    if close {
+        head.push_str("Connection: close\r\n");
+    }
+    head.push_str(&format!("Content-Length: {length}\r\n"));
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
