@@ -418,7 +418,8 @@ impl Drop for AbortOnDrop {
 struct Open {
     connections: Mutex<HashMap<u64, (PeerKey, Arc<Activity>)>>,
     next: AtomicU64,
-    /// How many connections are open (the entries of `connections`).
+    /// How many connections are open (the entries of `connections`), kept beside the map so
+    /// that a connection asking whether it is alone, after each wake of its own, takes no lock.
     count: AtomicUsize,
     /// [`HttpConfig::fresh_connection_grace`] in force.
     fresh: Duration,
