@@ -6,7 +6,10 @@
 //!
 //! Needs `MCPWIRE_EXAMPLE_BIN` and `RMCP_SERVER_BIN` (`cargo xtask bench` builds and sets
 //! them). With `MCPWIRE_BENCH_HTTP_LATENCY=<file>` it writes, per row, the latency
-//! percentiles of every request the row sent (`group\tfunction\trequests\tp50_us\tp99_us`).
+//! percentiles of every request the row sent and the server's CPU time per answered request
+//! (`group\tfunction\trequests\tp50_us\tp99_us\tcpu_us`; the last field empty where
+//! `/proc` does not say): what the server process used, user and system, all threads,
+//! while the row's requests ran, over the requests answered.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -63,18 +66,27 @@ fn http_load(c: &mut Criterion) {
             .sampling_mode(SamplingMode::Flat)
             .sample_size(10);
         for contender in Contender::ALL {
-            let addr = servers[&contender.server()].addr;
+            let server = &servers[&contender.server()];
+            let addr = server.addr;
             // Connected (and checked) outside the timing; dropped before the next row, so no
             // row holds more connections than its clients.
             let mut load = runtime
                 .block_on(Load::connect(contender, addr, clients))
                 .unwrap_or_else(|e| panic!("{name} {}: {e}", contender.id()));
             let mut latencies = Vec::new();
+            // The server's CPU time over the same requests as `latencies` (warm-up included).
+            let mut cpu = Some(Duration::ZERO);
             group.bench_function(contender.id(), |b| {
                 b.iter_custom(|iters| {
+                    let before = server.cpu_time();
                     let measured = runtime
                         .block_on(load.run(iters, SAMPLE_LIMIT, &mut latencies))
                         .unwrap_or_else(|e| panic!("{name} {}: {e}", contender.id()));
+                    let used = server
+                        .cpu_time()
+                        .zip(before)
+                        .map(|(after, before)| after.saturating_sub(before));
+                    cpu = cpu.zip(used).map(|(sum, used)| sum + used);
                     assert!(measured.done > 0, "{name} {}: no answer", contender.id());
                     // Cut at the limit: the time `iters` requests would have taken at that rate.
                     measured
@@ -84,9 +96,12 @@ fn http_load(c: &mut Criterion) {
             });
             let requests = latencies.len();
             let (median, tail) = (p50(&mut latencies), p99(&mut latencies));
+            let cpu_per_request = cpu.filter(|_| requests > 0).map_or(String::new(), |cpu| {
+                format!("{:.1}", cpu.as_secs_f64() * 1e6 / requests as f64)
+            });
             let _ = writeln!(
                 latency,
-                "{name}\t{}\t{requests}\t{}\t{}",
+                "{name}\t{}\t{requests}\t{}\t{}\t{cpu_per_request}",
                 contender.id(),
                 median.unwrap_or(0),
                 tail.unwrap_or(0)

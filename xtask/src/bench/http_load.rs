@@ -79,8 +79,16 @@ pub(super) fn run(
     )
 }
 
-/// One run's latency percentiles, by (group, function): (p50, p99) in µs.
-type Latencies = std::collections::BTreeMap<(String, String), (u64, u64)>;
+/// What one run's latency file says of a row: the p99 (µs) of its requests, and the
+/// server's CPU time per answered request (µs) where the bench could read it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Measured {
+    p99: u64,
+    cpu_us: Option<f64>,
+}
+
+/// One run's latency file, by (group, function).
+type Latencies = std::collections::BTreeMap<(String, String), Measured>;
 
 fn parse_latencies(text: &str) -> Latencies {
     text.lines()
@@ -88,9 +96,12 @@ fn parse_latencies(text: &str) -> Latencies {
             let mut parts = line.split('\t');
             let (group, function) = (parts.next()?, parts.next()?);
             let _requests = parts.next()?;
-            let p50 = parts.next()?.parse().ok()?;
+            let _p50 = parts.next()?;
             let p99 = parts.next()?.parse().ok()?;
-            Some(((group.to_owned(), function.to_owned()), (p50, p99)))
+            // Absent from files written before the bench read the server's CPU time.
+            let cpu_us = parts.next().and_then(|cpu| cpu.parse().ok());
+            let measured = Measured { p99, cpu_us };
+            Some(((group.to_owned(), function.to_owned()), measured))
         })
         .collect()
 }
@@ -109,12 +120,15 @@ fn per_second(ns: f64) -> f64 {
 }
 
 /// The section's figures for one row: requests/s of the best run and of each run, p99 (µs)
-/// of the best run and of each run.
+/// of the best run and of each run, the server's CPU time per request (µs) of the best run
+/// (the lowest) and of each run that wrote a latency file (`None`: that run could not read it).
 struct Row {
     rps: Option<f64>,
     rps_runs: Vec<f64>,
     p99: Option<u64>,
     p99_runs: Vec<u64>,
+    cpu: Option<f64>,
+    cpu_runs: Vec<Option<f64>>,
 }
 
 fn row(
@@ -129,13 +143,19 @@ fn row(
         .collect();
     let p99_runs: Vec<u64> = latencies
         .iter()
-        .filter_map(|run| run.get(key).map(|&(_, p99)| p99))
+        .filter_map(|run| run.get(key).map(|m| m.p99))
+        .collect();
+    let cpu_runs: Vec<Option<f64>> = latencies
+        .iter()
+        .map(|run| run.get(key).and_then(|m| m.cpu_us))
         .collect();
     Row {
         rps: results.get(key).copied().map(per_second),
         p99: p99_runs.iter().copied().min(),
+        cpu: cpu_runs.iter().copied().flatten().reduce(f64::min),
         rps_runs,
         p99_runs,
+        cpu_runs,
     }
 }
 
@@ -214,6 +234,7 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
     let _ = writeln!(out, "| {} |", header.join(" | "));
     let _ = writeln!(out, "|{}", " --- |".repeat(header.len()));
     let mut verdicts = Vec::new();
+    let mut cpu_rows = Vec::new();
     for clients in CLIENTS {
         let mut cells = vec![clients.to_string()];
         let rows: Vec<Row> = CONTENDERS
@@ -252,7 +273,9 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
         ));
         let _ = writeln!(out, "| {} |", cells.join(" | "));
         verdicts.push((clients, over_rmcp, over_session, stateless.p99, best.p99));
+        cpu_rows.push((clients, rows));
     }
+    out.push_str(&cpu_table(&cpu_rows));
     out.push_str("\nTargets (issue 48):\n\n");
     for (clients, over_rmcp, over_session, p99, rmcp_p99) in verdicts {
         let met = |ok: bool| if ok { "met" } else { "NOT met" };
@@ -271,6 +294,59 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
         );
     }
     out.push('\n');
+    out
+}
+
+/// The server's CPU time per answered request, by concurrency and contender (the rows in
+/// [`CONTENDERS`] order), with rmcp's best over mcpwire stateless; nothing when no run read it.
+fn cpu_table(rows: &[(usize, Vec<Row>)]) -> String {
+    if rows
+        .iter()
+        .all(|(_, contenders)| contenders.iter().all(|row| row.cpu.is_none()))
+    {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\nThe server's CPU time per answered request: what the server process used, user and \
+         system, all its threads (`/proc/<pid>/stat`, in 10 ms ticks), while a row's requests \
+         ran (warm-up included), over the requests it answered; the lowest run's, then each \
+         run's. On two cores the load generator takes its share of the machine beside the \
+         server, which requests/s include; this is the server's own cost.\n\n",
+    );
+    let mut header = vec!["clients".to_owned()];
+    header.extend(
+        CONTENDERS
+            .iter()
+            .map(|(_, title)| format!("{title} CPU per request")),
+    );
+    header.push("rmcp best ÷ stateless (CPU per request)".to_owned());
+    let _ = writeln!(out, "| {} |", header.join(" | "));
+    let _ = writeln!(out, "|{}", " --- |".repeat(header.len()));
+    for (clients, contenders) in rows {
+        let mut cells = vec![clients.to_string()];
+        for row in contenders {
+            let runs: Vec<String> = row
+                .cpu_runs
+                .iter()
+                .map(|c| c.map_or("—".to_owned(), |c| format!("{c:.1}")))
+                .collect();
+            cells.push(match row.cpu {
+                Some(cpu) if runs.len() > 1 => format!("{cpu:.1} µs (runs {})", join(&runs)),
+                Some(cpu) => format!("{cpu:.1} µs"),
+                None => "—".to_owned(),
+            });
+        }
+        let (stateless, best) = (&contenders[0], &contenders[2]);
+        let by_run: Vec<f64> = best
+            .cpu_runs
+            .iter()
+            .zip(&stateless.cpu_runs)
+            .filter_map(|(rmcp, ours)| Some((*rmcp)? / (*ours)?))
+            .collect();
+        let ratio = best.cpu.zip(stateless.cpu).map(|(rmcp, ours)| rmcp / ours);
+        cells.push(ratio_cell(ratio, &by_run));
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+    }
     out
 }
 
@@ -334,5 +410,37 @@ mod tests {
         assert_eq!(row.rps_runs, vec![10_000.0, 20_000.0]);
         assert_eq!(row.p99, Some(200));
         assert_eq!(row.p99_runs, vec![300, 200]);
+        // Files written before the bench read the server's CPU time have no such field.
+        assert_eq!(row.cpu, None);
+        assert_eq!(cpu_table(&[(1, vec![row])]), "");
+    }
+
+    #[test]
+    fn the_cpu_table_gives_each_rows_lowest_run_and_rmcps_ratio_run_by_run() {
+        let file = |stateless: &str, rmcp: &str| {
+            parse_latencies(&format!(
+                "http_load_c16\t{STATELESS}\t10\t80\t300\t{stateless}\n\
+                 http_load_c16\t{RMCP_BEST}\t10\t90\t400\t{rmcp}\n"
+            ))
+        };
+        // The second run could not read the server's CPU time: its field is empty.
+        let latencies = vec![file("50.0", "110.0"), file("", ""), file("40.0", "120.0")];
+        let results = Results::new();
+        let rows: Vec<Row> = CONTENDERS
+            .iter()
+            .map(|(id, _)| {
+                let key = ("http_load_c16".to_owned(), (*id).to_owned());
+                row(&results, &[], &latencies, &key)
+            })
+            .collect();
+        assert_eq!(rows[0].cpu, Some(40.0));
+        assert_eq!(rows[0].cpu_runs, vec![Some(50.0), None, Some(40.0)]);
+        let table = cpu_table(&[(16, rows)]);
+        let line = table.lines().last().expect("a row");
+        assert_eq!(
+            line,
+            "| 16 | 40.0 µs (runs 50.0 / — / 40.0) | — | 110.0 µs (runs 110.0 / — / 120.0) | — \
+             | 2.75× (runs 2.20× / 3.00×) |"
+        );
     }
 }
