@@ -182,6 +182,16 @@ fn ratio_cell(ratio: Option<f64>, by_run: &[f64]) -> String {
     format!("{ratio} (runs {})", join(&by_run))
 }
 
+/// A figure's cell: the best run's figure, then each run's when there are several; "—"
+/// when no run measured it.
+fn figure_cell<T: std::fmt::Display>(best: Option<String>, runs: &[T]) -> String {
+    match best {
+        Some(best) if runs.len() > 1 => format!("{best} (runs {})", join(runs)),
+        Some(best) => best,
+        None => "—".to_owned(),
+    }
+}
+
 fn join<T: std::fmt::Display>(values: &[T]) -> String {
     values
         .iter()
@@ -243,20 +253,11 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
             .collect();
         for row in &rows {
             let rps_runs: Vec<String> = row.rps_runs.iter().map(|r| format!("{r:.0}")).collect();
-            cells.push(match row.rps {
-                Some(rps) if rps_runs.len() > 1 => {
-                    format!("{rps:.0} (runs {})", join(&rps_runs))
-                }
-                Some(rps) => format!("{rps:.0}"),
-                None => "—".to_owned(),
-            });
-            cells.push(match row.p99 {
-                Some(p99) if row.p99_runs.len() > 1 => {
-                    format!("{} (runs {})", micros(p99), join(&row.p99_runs))
-                }
-                Some(p99) => micros(p99),
-                None => "—".to_owned(),
-            });
+            cells.push(figure_cell(
+                row.rps.map(|rps| format!("{rps:.0}")),
+                &rps_runs,
+            ));
+            cells.push(figure_cell(row.p99.map(micros), &row.p99_runs));
         }
         let (stateless, session, best) = (&rows[0], &rows[1], &rows[2]);
         let over_rmcp = stateless.rps.zip(best.rps).map(|(a, b)| a / b);
@@ -330,11 +331,10 @@ fn cpu_table(rows: &[(usize, Vec<Row>)]) -> String {
                 .iter()
                 .map(|c| c.map_or("—".to_owned(), |c| format!("{c:.1}")))
                 .collect();
-            cells.push(match row.cpu {
-                Some(cpu) if runs.len() > 1 => format!("{cpu:.1} µs (runs {})", join(&runs)),
-                Some(cpu) => format!("{cpu:.1} µs"),
-                None => "—".to_owned(),
-            });
+            cells.push(figure_cell(
+                row.cpu.map(|cpu| format!("{cpu:.1} µs")),
+                &runs,
+            ));
         }
         let (stateless, best) = (&contenders[0], &contenders[2]);
         let by_run: Vec<f64> = best
