@@ -74,7 +74,25 @@ fn no_reply_to_envelope_errors() {
     // Issue 47 item 3: dropped input whose id was readable (an invalid call) leaves a client
     // waiting (`missing-reply`); dropped input with no readable id (not JSON) leaves nobody
     // waiting, and is its own kind under one rule, so one baseline line can accept it.
-    let run = check_defect("silent-envelope-errors", "2025-11-25", &[]);
+    // The JSON report and the table, side by side: each dropped input holds its case for the
+    // whole 0.5 s timeout, so each run takes about half a minute of waiting.
+    let script = fixture("faulty_mcp_server.py");
+    let (run, text) = both(
+        || check_defect("silent-envelope-errors", "2025-11-25", &[]),
+        || {
+            check(&[
+                "--stdio",
+                "--cases",
+                "20",
+                "--timeout",
+                "0.5",
+                "--",
+                "python3",
+                &script,
+                "silent-envelope-errors",
+            ])
+        },
+    );
     assert_caught(&run, "missing-reply", "wire rule 6");
     assert_caught(&run, "unreadable-input-unanswered", "wire rule 4");
     let report = run.json();
@@ -96,18 +114,6 @@ fn no_reply_to_envelope_errors() {
         "{report}"
     );
     // The table leads with it: before the rule table.
-    let script = fixture("faulty_mcp_server.py");
-    let text = check(&[
-        "--stdio",
-        "--cases",
-        "20",
-        "--timeout",
-        "0.5",
-        "--",
-        "python3",
-        &script,
-        "silent-envelope-errors",
-    ]);
     let lines: Vec<&str> = text.stdout.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle));
     let line = at("leave a client waiting").expect("the waiting line");

@@ -73,7 +73,9 @@ fn the_example_server_passes_over_http_under_every_mcp_version() {
 
 /// `--all` over Streamable HTTP at 2025-11-25: the example's slow `countdown` is called
 /// and cancelled in flight, and the call's POST must still be answered as a request's is (an
-/// event stream that ends without the response, not 202).
+/// event stream that ends without the response, not 202). The tools phase gets 12 calls, four
+/// a tool: each valid `countdown` call runs its `n` steps of 100 ms, so the default budget of
+/// 200 calls spent about a minute in that phase alone.
 #[test]
 fn the_example_server_keeps_the_protocol_over_http_a_cancelled_call_included() {
     let server = HttpServer::start(example_bin(), &["--http", "127.0.0.1:0"]);
@@ -86,6 +88,8 @@ fn the_example_server_keeps_the_protocol_over_http_a_cancelled_call_included() {
         "--strict",
         "--cases",
         "0",
+        "--tool-calls",
+        "12",
         "--timeout",
         "10",
         "--format",
