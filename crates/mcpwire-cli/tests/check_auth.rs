@@ -4,7 +4,7 @@
 //! nothing else is; the correct server gets no `auth-*` finding. Each run sends no JSON-RPC
 //! case but the handshake (`--cases 0 --no-fixed`), so a run takes well under a second.
 
-mod auth_fixture;
+use crate::auth_fixture;
 
 use auth_fixture::{Defect, Fixture};
 use clap::Parser;

@@ -3,7 +3,7 @@
 //! (tokio-rustls, HTTP/1.1 by ALPN) passes the decrypted bytes to the server unchanged, so
 //! the check sees the same server as over plain http://.
 
-mod serving;
+use crate::serving;
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};

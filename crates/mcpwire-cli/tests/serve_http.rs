@@ -1,6 +1,6 @@
 //! `mcpwire serve --http` and its operator flags, seen from outside the process.
 
-mod serving;
+use crate::serving;
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::TcpStream;

@@ -3,7 +3,7 @@
 //! their logger; the `_meta` of a client's elicitation result; and the server's lists in
 //! registration order.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -3,9 +3,8 @@
 //! server, every refusal checked by its status and `WWW-Authenticate` challenge.
 #![cfg(feature = "auth")]
 
-mod example;
-#[path = "../../mcpwire/tests/http_support/mod.rs"]
-mod http_support;
+use crate::example;
+use crate::http_support;
 
 use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicUsize, Ordering};

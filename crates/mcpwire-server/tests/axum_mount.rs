@@ -4,9 +4,8 @@
 //! SIGTERM ends the process with status 0.
 #![cfg(all(feature = "http", unix))]
 
-mod example;
-#[path = "../../mcpwire/tests/http_support/mod.rs"]
-mod http_support;
+use crate::example;
+use crate::http_support;
 
 use std::process::Command;
 use std::time::Duration;

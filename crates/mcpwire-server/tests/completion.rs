@@ -3,7 +3,7 @@
 //! capability is declared where the version has it and only when something can complete.
 //! Every result is validated against the version's schema.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 

@@ -2,7 +2,7 @@
 //! in a tool result and a prompt message under every version: what the client receives is
 //! valid for the version's schema, and a block the version lacks is an explicit error.
 
-mod support;
+use crate::support;
 
 use mcpwire_server::{
     Annotations, Content, Context, EmbeddedResource, McpServer, Prompt, PromptMessage,

@@ -3,8 +3,8 @@
 //! progress, cancellation, elicitation, logging and list_changed. Every result and
 //! notification the client receives is validated against that version's upstream schema.
 
-mod add_tool;
-mod support;
+use crate::add_tool;
+use crate::support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};

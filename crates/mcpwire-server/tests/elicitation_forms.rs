@@ -4,7 +4,7 @@
 //! inlined, `Option` meaning not required (never a `null` choice), titled single- and
 //! multi-select enums (SEP-1330), defaults (SEP-1034), no schemars number formats.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

@@ -3,9 +3,8 @@
 //! within its grace.
 #![cfg(all(feature = "http", unix))]
 
-mod example;
-#[path = "../../mcpwire/tests/http_support/mod.rs"]
-mod http_support;
+use crate::example;
+use crate::http_support;
 
 use std::io::Write;
 use std::net::TcpStream;

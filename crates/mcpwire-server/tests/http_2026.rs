@@ -3,8 +3,7 @@
 //! without a readable id, how the version spells its absence). Raw HTTP/1.1 on loopback.
 #![cfg(feature = "http")]
 
-#[path = "../../mcpwire/tests/http_support/mod.rs"]
-mod http_support;
+use crate::http_support;
 
 use std::net::SocketAddr;
 

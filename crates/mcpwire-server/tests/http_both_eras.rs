@@ -5,8 +5,7 @@
 //! two eras gets. Raw HTTP/1.1 on loopback, statuses and bodies as a client sees them.
 #![cfg(feature = "http")]
 
-#[path = "../../mcpwire/tests/http_support/mod.rs"]
-mod http_support;
+use crate::http_support;
 
 use std::net::SocketAddr;
 

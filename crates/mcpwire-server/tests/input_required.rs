@@ -4,7 +4,7 @@
 //! again with the answers. A client of the peer core plays the client; every result is
 //! validated against the 2026-07-28 schema (the result and its `*ResultResponse`).
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -4,10 +4,9 @@
 //! result is validated against the 2026-07-28 schema.
 #![cfg(feature = "http")]
 
-mod example;
-#[path = "../../mcpwire/tests/http_support/mod.rs"]
-mod http_support;
-mod support;
+use crate::example;
+use crate::http_support;
+use crate::support;
 
 use std::net::SocketAddr;
 

@@ -6,9 +6,8 @@
 //! the 2026-07-28 schema.
 #![cfg(feature = "http")]
 
-#[path = "../../mcpwire/tests/http_support/mod.rs"]
-mod http_support;
-mod support;
+use crate::http_support;
+use crate::support;
 
 use std::io::Write;
 use std::net::{SocketAddr, TcpStream};

@@ -217,9 +217,9 @@ async fn search(_: Search, _: Context) -> Structured<RecordPage> {
     })
 }
 
-/// Release only (`cargo test --release -p mcpwire-server --test listing -- --ignored
-/// --nocapture`): the median time of one 100-tool `tools/list` page of 500 tools, through a
-/// session (decode, dispatch, render, reply), is at most 1 ms under 2025-11-25 and
+/// Release only (`cargo test --release -p mcpwire-server --test integration listing:: --
+/// --ignored --nocapture`): the median time of one 100-tool `tools/list` page of 500 tools,
+/// through a session (decode, dispatch, render, reply), is at most 1 ms under 2025-11-25 and
 /// 2026-07-28.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a timing: run in release"]

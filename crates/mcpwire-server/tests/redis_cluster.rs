@@ -13,8 +13,7 @@
 //! loopback port and stopped at the end); without it the tests print why and pass.
 #![cfg(feature = "redis")]
 
-#[path = "../../mcpwire/tests/http_support/mod.rs"]
-mod http_support;
+use crate::http_support;
 
 use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};

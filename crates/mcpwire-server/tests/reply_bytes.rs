@@ -11,7 +11,7 @@
 //! run to run, an input-required result's sealed `requestState` (it holds its expiry), is
 //! replaced by `<state>`.
 
-mod add_tool;
+use crate::add_tool;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -3,7 +3,7 @@
 //! variables decoded for the reader), list_changed when templates change. Every result is
 //! validated against the version's schema.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::time::Duration;

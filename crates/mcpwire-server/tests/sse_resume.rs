@@ -5,8 +5,7 @@
 //! An id of another session's stream, or one that is not an event id, is refused.
 #![cfg(feature = "http")]
 
-#[path = "../../mcpwire/tests/http_support/mod.rs"]
-mod http_support;
+use crate::http_support;
 
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! sessions subscribed to the URI, in conversations with clients of the peer core. Every
 //! result and notification is validated against the version's schema.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::time::Duration;

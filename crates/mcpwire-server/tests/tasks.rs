@@ -4,7 +4,7 @@
 //! handler; the gates (-32021, -32601); the store's bounds, expiry and owners. Each client is
 //! its own session (its own owner) of one server, over an in-memory pipe.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

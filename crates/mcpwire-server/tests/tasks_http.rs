@@ -5,8 +5,7 @@
 //! loopback.
 #![cfg(feature = "http")]
 
-#[path = "../../mcpwire/tests/http_support/mod.rs"]
-mod http_support;
+use crate::http_support;
 
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! session, and inside it one `mcp_request` per request with its method, id as sent, version,
 //! outcome and duration.
 
-mod add_tool;
+use crate::add_tool;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};

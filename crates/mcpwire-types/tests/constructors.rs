@@ -2,7 +2,7 @@
 //! optional, `From<variant>` for unions, and the tool-result helpers — each value encodes to
 //! the JSON expected and validates against the upstream definition.
 
-mod common;
+use crate::common;
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_06_18, v2025_11_25, v2026_07_28 as v};
 use serde_json::{Value, json};

@@ -3,7 +3,7 @@
 //! back is accepted by the upstream definition too. Values come from the 2026-07-28 examples
 //! (each tried against every version that has the definition) plus values built in Rust.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

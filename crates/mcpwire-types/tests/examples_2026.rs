@@ -3,7 +3,7 @@
 //! `schemars` schema of the generated type. Each also decodes from its file's text on the fast
 //! path (`support::fast_json`) to what serde_json decodes.
 
-mod common;
+use crate::common;
 
 use mcpwire_types::mcp::v2026_07_28 as v;
 

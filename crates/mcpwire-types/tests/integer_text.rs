@@ -3,7 +3,7 @@
 //! `serde_json::Value`). Every upstream 2026-07-28 example, as every version's definition of
 //! the same name, with each integer respelled; plus the messages a proxy forwards.
 
-mod common;
+use crate::common;
 
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use mcpwire_types::support::roundtrip_text;

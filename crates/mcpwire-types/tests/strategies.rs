@@ -7,7 +7,7 @@
 //! Runs `MCPWIRE_PROPTEST_CASES` cases per definition (default 6).
 #![cfg(feature = "proptest")]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

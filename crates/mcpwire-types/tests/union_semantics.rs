@@ -2,7 +2,7 @@
 //! branch decodes (the "valid but rejected" inputs, each checked against the upstream
 //! schema first), and decoding then re-encoding loses no member.
 
-mod common;
+use crate::common;
 
 use mcpwire_types::mcp::{v2025_11_25, v2026_07_28 as v};
 use serde_json::{Value, json};

@@ -5,7 +5,7 @@
 //! (unknown streams stay the session's 404).
 #![cfg(feature = "http")]
 
-mod http_support;
+use crate::http_support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

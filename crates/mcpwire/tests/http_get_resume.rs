@@ -4,7 +4,7 @@
 //! then carries the next messages on. While the stream is open elsewhere a resumption is 409.
 #![cfg(feature = "http")]
 
-mod http_support;
+use crate::http_support;
 
 use std::io::Write;
 use std::net::{SocketAddr, TcpStream};

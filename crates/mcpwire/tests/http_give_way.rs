@@ -5,7 +5,7 @@
 //! connection counts as just made is a setting (`HttpConfig::fresh_connection_grace`).
 #![cfg(feature = "http")]
 
-mod http_support;
+use crate::http_support;
 
 use std::io::Write;
 use std::net::{SocketAddr, TcpStream};

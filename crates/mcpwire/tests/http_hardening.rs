@@ -4,7 +4,7 @@
 //! bodies, and one client's long batch stalling another.
 #![cfg(feature = "http")]
 
-mod http_support;
+use crate::http_support;
 
 use std::io::Write;
 use std::sync::mpsc;

@@ -4,7 +4,7 @@
 //! not wait for each other, DELETE cancelling a running handler, stateless mode.
 #![cfg(feature = "http")]
 
-mod http_support;
+use crate::http_support;
 
 use std::io::Write;
 use std::net::SocketAddr;

@@ -3,7 +3,7 @@
 //! when the grace has passed, so the server returns within it.
 #![cfg(feature = "http")]
 
-mod http_support;
+use crate::http_support;
 
 use std::io::Write;
 use std::net::TcpStream;

@@ -3,7 +3,7 @@
 //! client's address taken from the request's extensions for the per-client session share.
 #![cfg(feature = "http")]
 
-mod http_support;
+use crate::http_support;
 
 use std::net::SocketAddr;
 

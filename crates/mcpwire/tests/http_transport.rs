@@ -3,7 +3,7 @@
 //! stateless mode.
 #![cfg(feature = "http")]
 
-mod http_support;
+use crate::http_support;
 
 use std::io::Write;
 use std::time::Duration;

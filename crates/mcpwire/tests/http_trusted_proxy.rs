@@ -4,7 +4,7 @@
 //! per-client session share; a client that is not a listed proxy is not believed.
 #![cfg(feature = "http")]
 
-mod http_support;
+use crate::http_support;
 
 use http_support::*;
 use mcpwire::http::HttpConfig;

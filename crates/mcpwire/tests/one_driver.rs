@@ -6,7 +6,7 @@
 //! be the same bytes.
 #![cfg(feature = "http")]
 
-mod http_support;
+use crate::http_support;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
