@@ -353,6 +353,7 @@ async fn lists_come_back_in_registration_order() {
     assert_eq!(names(&prompts, "prompts", "name"), ["p2", "p1"]);
 }
 
+#[cfg(feature = "http")]
 #[tokio::test]
 async fn http_config_is_reexported() {
     let config = mcpwire_server::HttpConfig::default()
