@@ -3,8 +3,7 @@
 //! handshake reported as findings (exit 1) rather than "could not run", Streamable HTTP
 //! rejections accepted as the transport allows, and every finding at its level.
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use check_support::{HttpServer, Run, both, check, fixture, in_parallel, reference_bin};
 use serde_json::Value;

@@ -3,8 +3,7 @@
 //! the same script without a defect passes; a crashing and a hanging server are reported and
 //! restarted, not hung on; a server that cannot be checked exits 2 with a clear message.
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use std::time::Duration;
 

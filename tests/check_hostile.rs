@@ -5,8 +5,7 @@
 
 #![cfg(target_os = "linux")]
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use std::process::{Command, Stdio};
 use std::thread;

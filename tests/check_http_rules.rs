@@ -5,8 +5,7 @@
 //! -32020. Fixture: tests/fixtures/servers/http_2026_server.py (correct, or ignoring headers);
 //! and mcpwire's own conformance server in stateless mode, which implements the rules.
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use check_support::{HttpServer, Run, assert_clean, check, fixture};
 use serde_json::Value;

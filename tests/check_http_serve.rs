@@ -1,8 +1,7 @@
 //! `mcpwire serve --http`: the status, headers and body of each Streamable HTTP exchange, seen
 //! as raw HTTP/1.1 bytes on a loopback socket.
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

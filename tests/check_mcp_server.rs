@@ -3,8 +3,7 @@
 //! version it speaks, over stdio and Streamable HTTP: zero violations, zero strict findings
 //! and exit 0.
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use check_support::{HttpServer, assert_clean, check, in_parallel};
 use mcpwire::Profile;

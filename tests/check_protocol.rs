@@ -4,8 +4,7 @@
 //! defect is found with its kind at the level its text gives (a capital MUST a violation, a
 //! schema description strict).
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use check_support::{Run, assert_clean, case_findings as found, check, fixture, in_parallel};
 

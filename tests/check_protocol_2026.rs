@@ -8,8 +8,7 @@
 //! (the fixture's `--stdio` mode, the same answers as lines) the properties that do not rest
 //! on HTTP are judged the same way.
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use check_support::{HttpServer, Run, assert_clean, case_findings, check, fixture, in_parallel};
 

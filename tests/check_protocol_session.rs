@@ -13,8 +13,7 @@
 //! The correct fixture gets no finding, even under `--strict`; each planted defect is found
 //! with its kind at its level, and with no other finding.
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use check_support::{HttpServer, Run, assert_clean, case_findings, check, fixture, in_parallel};
 

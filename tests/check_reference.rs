@@ -1,8 +1,7 @@
 //! `mcpwire check` against the reference server (`mcpwire serve`), over stdio and over
 //! Streamable HTTP, under every profile: zero violations and exit 0.
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use check_support::{HttpServer, assert_clean, both, check, in_parallel, reference_bin};
 use mcpwire::Profile;

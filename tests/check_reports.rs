@@ -2,8 +2,7 @@
 //! stale and unlisted kinds; failures are shrunk and reproducible by seed; the HTTP transport's
 //! statuses are checked.
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use std::collections::BTreeMap;
 use std::process::Command;

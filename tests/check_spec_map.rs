@@ -5,8 +5,7 @@
 //! (docs/spec-sentences.tsv) has a row quoting it for its revision, and docs/check.md shows
 //! the map as rendered here, with its counts.
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use std::path::PathBuf;
 
@@ -185,7 +184,7 @@ fn docs_check_md_shows_the_map_as_rendered() {
     let end = "<!-- spec-map: end -->";
     let start = docs.find(begin).expect("the begin marker") + begin.len();
     let stop = docs.find(end).expect("the end marker");
-    // `BLESS_SPEC_MAP=1 cargo test -p mcpwire-tests --test check_spec_map` rewrites the section.
+    // `BLESS_SPEC_MAP=1 cargo test -p mcpwire-tests --test check check_spec_map::` rewrites it.
     if std::env::var_os("BLESS_SPEC_MAP").is_some() {
         let blessed = format!("{}{}{}", &docs[..start], render(&rows()), &docs[stop..]);
         std::fs::write(root().join("docs/check.md"), &blessed).expect("docs/check.md written");

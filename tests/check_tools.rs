@@ -5,8 +5,7 @@
 //! resource templates get the same where it is cheap, and every declared list method is
 //! walked to its last page (`--capabilities` too).
 
-#[path = "check_support/mod.rs"]
-mod check_support;
+use crate::check_support;
 
 use check_support::{HttpServer, Run, assert_clean, both, check, fixture, in_parallel};
 use serde_json::Value;
