@@ -174,12 +174,8 @@ fn ratios_by_run(
 
 /// A ratio cell: the ratio of the fastest runs, then each run's own when there are several.
 fn ratio_cell(ratio: Option<f64>, by_run: &[f64]) -> String {
-    let ratio = format_ratio(ratio);
-    if by_run.len() < 2 {
-        return ratio;
-    }
     let by_run: Vec<String> = by_run.iter().map(|&r| format_ratio(Some(r))).collect();
-    format!("{ratio} (runs {})", join(&by_run))
+    figure_cell(Some(format_ratio(ratio)), &by_run)
 }
 
 /// A figure's cell: the best run's figure, then each run's when there are several; "—"
