@@ -106,8 +106,8 @@ pub(crate) struct Meta {
 }
 
 /// The params of a method no version's schema types here (the Tasks extension's methods,
-/// `subscriptions/listen`, `resources/templates/list` and `ping` where unchecked): the
-/// members this layer reads, decoded once.
+/// `server/discover` and `subscriptions/listen` outside 2026-07-28): the members this layer
+/// reads, decoded once.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct Untyped {
     #[serde(rename = "_meta", default)]

@@ -77,12 +77,17 @@ macro_rules! completion_context {
     };
 }
 
-/// Decodes with the params types of a version with the `initialize` handshake.
+/// Decodes with the params types of a version with the `initialize` handshake (`$ping`: that
+/// version's type of `ping`'s params, whose name differs between versions).
 macro_rules! handshake_version {
-    ($module:ident, $params:ident, $depth:ident, $method:ident, $context:ident) => {{
+    ($module:ident, $params:ident, $depth:ident, $method:ident, $context:ident, $ping:ident) => {{
         use $module as m;
         match $method {
-            "tools/list" | "resources/list" | "prompts/list" => {
+            "ping" => {
+                let _: Option<m::$ping> = decode_params($params, $depth)?;
+                handshake(Request::Ping)
+            }
+            "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
                 let p: Option<m::PaginatedRequestParams> = decode_params($params, $depth)?;
                 handshake(Request::List {
                     cursor: p.and_then(|p| p.cursor),
@@ -179,9 +184,13 @@ fn stateless(
 ) -> Result<Validated, RpcError> {
     use v2026_07_28 as m;
     let (stated, request) = match method {
-        "tools/list" | "resources/list" | "prompts/list" => {
+        "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
             let p: m::PaginatedRequestParams = decode_params(params, depth)?;
             (p.meta, Request::List { cursor: p.cursor })
+        }
+        "subscriptions/listen" => {
+            let p: m::SubscriptionsListenRequestParams = decode_params(params, depth)?;
+            (p.meta, Request::Listen(p.notifications))
         }
         "server/discover" => {
             let p: m::RequestParams = decode_params(params, depth)?;
@@ -250,10 +259,18 @@ pub(crate) fn validate(
     depth: usize,
 ) -> Result<Validated, RpcError> {
     match version {
-        Version::V2024_11_05 => handshake_version!(v2024_11_05, params, depth, method, extra),
-        Version::V2025_03_26 => handshake_version!(v2025_03_26, params, depth, method, extra),
-        Version::V2025_06_18 => handshake_version!(v2025_06_18, params, depth, method, field),
-        Version::V2025_11_25 => handshake_version!(v2025_11_25, params, depth, method, field),
+        Version::V2024_11_05 => {
+            handshake_version!(v2024_11_05, params, depth, method, extra, PingRequestParams)
+        }
+        Version::V2025_03_26 => {
+            handshake_version!(v2025_03_26, params, depth, method, extra, PingRequestParams)
+        }
+        Version::V2025_06_18 => {
+            handshake_version!(v2025_06_18, params, depth, method, field, PingRequestParams)
+        }
+        Version::V2025_11_25 => {
+            handshake_version!(v2025_11_25, params, depth, method, field, RequestParams)
+        }
         Version::V2026_07_28 => stateless(method, params, depth),
     }
 }
@@ -283,5 +300,51 @@ mod tests {
         // Absent list params are fine before 2026-07-28.
         assert!(validate(Version::V2024_11_05, "tools/list", None, 64).is_ok());
         assert!(validate(Version::V2026_07_28, "tools/list", None, 64).is_err());
+    }
+
+    #[test]
+    fn templates_ping_and_listen_are_read_with_the_versions_own_types() {
+        // `resources/templates/list` takes the paginated params, `_meta` included in
+        // 2026-07-28, as `tools/list` does.
+        let no_meta = RawParams::parse(r#"{"cursor":"c"}"#);
+        let error = validate(
+            Version::V2026_07_28,
+            "resources/templates/list",
+            no_meta,
+            64,
+        )
+        .unwrap_err();
+        assert_eq!((error.code(), pointer(&error).as_str()), (-32602, "/_meta"));
+        assert!(validate(Version::V2026_07_28, "resources/templates/list", None, 64).is_err());
+        let numeric = RawParams::parse(r#"{"cursor":5}"#);
+        for version in Version::ALL {
+            let error = validate(version, "resources/templates/list", numeric, 64).unwrap_err();
+            assert_eq!(error.code(), -32602, "{version}");
+        }
+        assert!(
+            validate(
+                Version::V2025_11_25,
+                "resources/templates/list",
+                no_meta,
+                64
+            )
+            .is_ok()
+        );
+        // `subscriptions/listen` (2026-07-28) requires `_meta` and the filter.
+        let filter = RawParams::parse(r#"{"notifications":{}}"#);
+        let error = validate(Version::V2026_07_28, "subscriptions/listen", filter, 64).unwrap_err();
+        assert_eq!(pointer(&error), "/_meta");
+        // `ping`'s progress token is a string or an integer under every version with `ping`.
+        let bad_token = RawParams::parse(r#"{"_meta":{"progressToken":[1]}}"#);
+        let good_token = RawParams::parse(r#"{"_meta":{"progressToken":1}}"#);
+        for version in Version::ALL.into_iter().filter(|v| v.has_handshake()) {
+            let error = validate(version, "ping", bad_token, 64).unwrap_err();
+            assert_eq!(error.code(), -32602, "{version}");
+            assert!(
+                validate(version, "ping", good_token, 64).is_ok(),
+                "{version}"
+            );
+            assert!(validate(version, "ping", None, 64).is_ok(), "{version}");
+        }
     }
 }
