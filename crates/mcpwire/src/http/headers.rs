@@ -30,7 +30,11 @@ pub(crate) fn accepts(value: Option<&HeaderValue>, media: &str) -> bool {
         return false;
     };
     let (kind, _) = media.split_once('/').unwrap_or((media, ""));
-    let wildcard = format!("{kind}/*");
+    // `kind/*`, compared without building it.
+    let is_kind_wildcard = |name: &str| {
+        name.strip_suffix("/*")
+            .is_some_and(|name_kind| name_kind.eq_ignore_ascii_case(kind))
+    };
     value.split(',').any(|range| {
         let mut parts = range.split(';');
         let name = parts.next().unwrap_or("").trim();
@@ -39,10 +43,7 @@ pub(crate) fn accepts(value: Option<&HeaderValue>, media: &str) -> bool {
                 .strip_prefix("q=")
                 .is_some_and(|q| q.trim().parse::<f32>().is_ok_and(|q| q <= 0.0))
         });
-        !refused
-            && [media, wildcard.as_str(), "*/*"]
-                .iter()
-                .any(|ok| name.eq_ignore_ascii_case(ok))
+        !refused && (name.eq_ignore_ascii_case(media) || name == "*/*" || is_kind_wildcard(name))
     })
 }
 
@@ -102,6 +103,9 @@ mod tests {
         assert!(accepts(None, "text/event-stream"));
         assert!(accepts(Some(&v("*/*")), "application/json"));
         assert!(accepts(Some(&v("text/*;q=0.5")), "text/event-stream"));
+        assert!(accepts(Some(&v("Text/* ")), "text/event-stream"));
+        assert!(!accepts(Some(&v("application/*")), "text/event-stream"));
+        assert!(!accepts(Some(&v("text/")), "text/event-stream"));
         assert!(!accepts(Some(&v("text/html")), "application/json"));
         assert!(!accepts(Some(&v("application/json")), "text/event-stream"));
         assert!(!accepts(

@@ -35,7 +35,8 @@ use super::write_timeout::{WriteLimits, WriteTimeout};
 /// read while no request is in progress.
 const MAX_HEAD_BUFFER: usize = 64 * 1024;
 
-/// The most bytes one read takes while a request head is on its way.
+/// The most bytes one read takes while a request head is on its way and hyper's buffer has
+/// more room than the head has left (those bytes are zeroed first).
 const HEAD_READ_CHUNK: usize = 8 * 1024;
 
 /// The longest pause of the accept loop after errors (e.g. out of file descriptors).
@@ -588,14 +589,25 @@ impl tokio::io::AsyncRead for HeadLimit {
                 "the request head is larger than 64 KiB",
             )));
         }
-        let mut chunk = [0u8; HEAD_READ_CHUNK];
-        let want = room.min(buf.remaining()).min(HEAD_READ_CHUNK);
-        let mut limited = tokio::io::ReadBuf::new(&mut chunk[..want]);
-        let polled = std::pin::Pin::new(&mut this.io).poll_read(cx, &mut limited);
+        let io = std::pin::Pin::new(&mut this.io);
+        let (polled, read) = if buf.remaining() <= room {
+            // The common case: the whole buffer fits the room left, so the read goes straight
+            // into it (no bytes zeroed or copied).
+            let before = buf.filled().len();
+            let polled = io.poll_read(cx, buf);
+            (polled, buf.filled().len() - before)
+        } else {
+            // Read into the part of the buffer that fits, initialized first (at most
+            // `HEAD_READ_CHUNK` bytes), and count what the read filled.
+            let want = room.min(HEAD_READ_CHUNK);
+            let mut limited = tokio::io::ReadBuf::new(buf.initialize_unfilled_to(want));
+            let polled = io.poll_read(cx, &mut limited);
+            let read = limited.filled().len();
+            buf.advance(read);
+            (polled, read)
+        };
         if let Poll::Ready(Ok(())) = polled {
-            let read = limited.filled();
-            activity.head_bytes.fetch_add(read.len(), Ordering::SeqCst);
-            buf.put_slice(read);
+            activity.head_bytes.fetch_add(read, Ordering::SeqCst);
         }
         polled
     }
