@@ -152,10 +152,7 @@ impl ReplySchemas {
                 ),
             ));
         };
-        let digest: String = Sha256::digest(bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let digest = hex::encode(Sha256::digest(bytes));
         if digest != facts.schema_sha256 {
             let message = format!(
                 "{} is not the MCP {version} schema mcpwire was built from (SHA-256 {digest}, expected {}); point --schema-dir or MCP_SCHEMA_DIR at the upstream schemas",

@@ -775,11 +775,10 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--state-secret-file" => secret_file = Some(value()?),
             "--session-tag" => {
                 let text = value()?;
-                let tag = (text.len() == 2 && text.bytes().all(|b| b.is_ascii_hexdigit()))
-                    .then(|| u8::from_str_radix(&text, 16).ok())
-                    .flatten()
-                    .ok_or_else(|| format!("--session-tag takes two hex digits, not {text:?}"))?;
-                session_tag = Some(tag);
+                let mut tag = [0u8; 1];
+                hex::decode_to_slice(&text, &mut tag)
+                    .map_err(|_| format!("--session-tag takes two hex digits, not {text:?}"))?;
+                session_tag = Some(tag[0]);
             }
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }

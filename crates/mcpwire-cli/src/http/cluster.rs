@@ -41,11 +41,9 @@ pub struct ClusterArgs {
 }
 
 fn parse_tag(text: &str) -> Result<u8, String> {
-    if text.len() == 2 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        u8::from_str_radix(text, 16).map_err(|e| e.to_string())
-    } else {
-        Err(format!("two hex digits, not {text:?}"))
-    }
+    let mut tag = [0u8; 1];
+    hex::decode_to_slice(text, &mut tag).map_err(|_| format!("two hex digits, not {text:?}"))?;
+    Ok(tag[0])
 }
 
 impl ClusterArgs {
