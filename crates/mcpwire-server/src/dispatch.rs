@@ -93,6 +93,7 @@ pub(crate) fn handle(
             Prepared::Call(Validated {
                 meta,
                 request: mut call,
+                ..
             }) => {
                 let ctx = context(&state, version, meta, request)?;
                 if let Request::List { cursor } = &call
@@ -145,24 +146,37 @@ fn prepare(
             .unwrap_or_else(Version::newest_with_handshake);
         let Validated {
             request: Request::Initialize { capabilities },
+            progress_token,
             ..
         } = validate(chosen, "initialize", params, depth)?
         else {
             return Err(RpcError::internal_error());
         };
+        if let Some(token) = progress_token {
+            request.set_progress_token(token);
+        }
         Prepared::Initialize {
             chosen,
             capabilities,
         }
     } else if version.is_stateless() && state.shared.offers.tasks && tasks::is_method(method) {
         // The extension's methods are in no version's schema: their params are read here.
-        Prepared::Task(decode_params(params, depth)?)
+        let fields: Untyped = decode_params(params, depth)?;
+        if let Some(token) = fields.meta.as_ref().and_then(|m| m.progress_token.clone()) {
+            request.set_progress_token(token);
+        }
+        Prepared::Task(fields)
     } else {
         if !version.has_request(method) || !offers(&state.shared, method) {
             return Err(RpcError::method_not_found());
         }
-        // The one decode: the version's generated params type, kept as the request.
-        Prepared::Call(validate(version, method, params, depth)?)
+        // The one decode: the version's generated params type, kept as the request. It reads
+        // `_meta.progressToken` too (the router leaves that to it: `server.rs`).
+        let mut validated = validate(version, method, params, depth)?;
+        if let Some(token) = validated.progress_token.take() {
+            request.set_progress_token(token);
+        }
+        Prepared::Call(validated)
     };
     Ok((version, prepared))
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use mcpwire_types::JsonObject;
 use mcpwire_types::mcp::v2026_07_28::SubscriptionFilter;
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::completion::{Argument, CompletionContext, Reference};
@@ -17,6 +18,8 @@ use mcpwire_model::logging::LogLevel;
 pub(crate) struct Validated {
     /// `_meta` of a request of a stateless version (2026-07-28); `None` before it.
     pub(crate) meta: Option<Meta>,
+    /// `_meta.progressToken` (every version), as its JSON text.
+    pub(crate) progress_token: Option<Box<RawValue>>,
     /// The method's members.
     pub(crate) request: Request,
 }
@@ -103,6 +106,9 @@ pub(crate) struct Meta {
     pub(crate) client_capabilities: Option<Map<String, Value>>,
     #[serde(rename = "io.modelcontextprotocol/logLevel", default)]
     pub(crate) log_level: Option<LogLevel>,
+    /// `progressToken`, as sent (the context takes only a string or a number).
+    #[serde(rename = "progressToken", default)]
+    pub(crate) progress_token: Option<Box<RawValue>>,
 }
 
 /// The params of a method no version's schema types here (the Tasks extension's methods,

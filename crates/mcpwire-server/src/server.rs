@@ -262,7 +262,9 @@ impl McpServer {
     /// be sent to it. [`session_with`](Self::session_with) adds both.
     fn unlisted_session(&self, options: Options) -> Session<SessionState> {
         let state = Arc::new(SessionState::new(Arc::clone(&self.shared)));
-        let router = Router::new().fallback_async_decoding(crate::dispatch::handle);
+        let router = Router::new()
+            .fallback_async_decoding(crate::dispatch::handle)
+            .fallback_reads_progress_token();
         Session::with_options(self.profile.clone(), state, router, options)
     }
 

@@ -5,9 +5,11 @@
 
 use mcpwire::params::decode_params;
 use mcpwire::{RawParams, RpcError};
+use mcpwire_types::Json;
 use mcpwire_types::mcp::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::request::{Input, Meta, Request, Untyped, Validated};
@@ -48,18 +50,68 @@ fn untyped(
         },
         _ => return Err(RpcError::method_not_found()),
     };
+    let progress_token = fields
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.progress_token.clone());
     Ok(Validated {
         meta: fields.meta,
+        progress_token,
         request,
     })
 }
 
-/// A request of a version with the `initialize` handshake (no `_meta` read).
-fn handshake(request: Request) -> Result<Validated, RpcError> {
+/// A request of a version with the `initialize` handshake: no `_meta` member but its
+/// progress token is read.
+fn handshake(
+    progress_token: Option<Box<RawValue>>,
+    request: Request,
+) -> Result<Validated, RpcError> {
     Ok(Validated {
         meta: None,
+        progress_token,
         request,
     })
+}
+
+/// A progress token the generated types decoded, as its JSON text (an integer keeps its
+/// spelling: `mcpwire_types::Integer`).
+fn token_text<T: Serialize>(token: Option<&T>) -> Option<Box<RawValue>> {
+    token.and_then(|token| serde_json::value::to_raw_value(token).ok())
+}
+
+/// `progressToken` of a `_meta` that a version's params type keeps among the members it does
+/// not declare (before 2025-11-25 most params types declare no `_meta`): read from that
+/// member's text alone, not from the rest of the params.
+fn token_in_meta(meta: Option<&Json>) -> Option<Box<RawValue>> {
+    #[derive(Deserialize)]
+    struct Carrier {
+        #[serde(rename = "progressToken", default)]
+        progress_token: Option<Box<RawValue>>,
+    }
+    let carrier: Carrier = serde_json::from_str(meta?.text()).ok()?;
+    carrier.progress_token
+}
+
+/// The progress token of `$p`, a value of `$m::$ty`: its `_meta` member where the type
+/// declares one, else the `_meta` among its undeclared members (the generated
+/// `mcp_if_member!` table says which).
+macro_rules! progress_token {
+    ($m:ident, $ty:ident, $p:expr) => {
+        mcpwire_types::mcp_if_member!(
+            $m,
+            $ty,
+            meta,
+            {
+                token_text(
+                    $p.meta
+                        .as_ref()
+                        .and_then(|meta| meta.progress_token.as_ref()),
+                )
+            },
+            { token_in_meta($p.extra.get("_meta")) }
+        )
+    };
 }
 
 /// The `context` of a `completion/complete`: a member of the version's params type
@@ -84,69 +136,105 @@ macro_rules! handshake_version {
         use $module as m;
         match $method {
             "ping" => {
-                let _: Option<m::$ping> = decode_params($params, $depth)?;
-                handshake(Request::Ping)
+                let p: Option<m::$ping> = decode_params($params, $depth)?;
+                let token = p.and_then(|p| progress_token!($module, $ping, p));
+                handshake(token, Request::Ping)
             }
             "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
                 let p: Option<m::PaginatedRequestParams> = decode_params($params, $depth)?;
-                handshake(Request::List {
-                    cursor: p.and_then(|p| p.cursor),
-                })
+                let token = p
+                    .as_ref()
+                    .and_then(|p| progress_token!($module, PaginatedRequestParams, p));
+                handshake(
+                    token,
+                    Request::List {
+                        cursor: p.and_then(|p| p.cursor),
+                    },
+                )
             }
             "initialize" => {
                 let p: m::InitializeRequestParams = decode_params($params, $depth)?;
-                handshake(Request::Initialize {
-                    capabilities: members(p.capabilities)?,
-                })
+                let token = progress_token!($module, InitializeRequestParams, p);
+                handshake(
+                    token,
+                    Request::Initialize {
+                        capabilities: members(p.capabilities)?,
+                    },
+                )
             }
             "tools/call" => {
                 let p: m::CallToolRequestParams = decode_params($params, $depth)?;
-                handshake(Request::CallTool {
-                    name: p.name,
-                    arguments: p.arguments,
-                    input: Input::default(),
-                })
+                let token = progress_token!($module, CallToolRequestParams, p);
+                handshake(
+                    token,
+                    Request::CallTool {
+                        name: p.name,
+                        arguments: p.arguments,
+                        input: Input::default(),
+                    },
+                )
             }
             "resources/read" => {
                 let p: m::ReadResourceRequestParams = decode_params($params, $depth)?;
-                handshake(Request::ReadResource {
-                    uri: p.uri,
-                    input: Input::default(),
-                })
+                let token = progress_token!($module, ReadResourceRequestParams, p);
+                handshake(
+                    token,
+                    Request::ReadResource {
+                        uri: p.uri,
+                        input: Input::default(),
+                    },
+                )
             }
             "prompts/get" => {
                 let p: m::GetPromptRequestParams = decode_params($params, $depth)?;
-                handshake(Request::GetPrompt {
-                    name: p.name,
-                    arguments: p.arguments,
-                    input: Input::default(),
-                })
+                let token = progress_token!($module, GetPromptRequestParams, p);
+                handshake(
+                    token,
+                    Request::GetPrompt {
+                        name: p.name,
+                        arguments: p.arguments,
+                        input: Input::default(),
+                    },
+                )
             }
             "logging/setLevel" => {
                 let p: m::SetLevelRequestParams = decode_params($params, $depth)?;
-                handshake(Request::SetLevel(convert(p.level)?))
+                let token = progress_token!($module, SetLevelRequestParams, p);
+                handshake(token, Request::SetLevel(convert(p.level)?))
             }
             "completion/complete" => {
                 let p: m::CompleteRequestParams = decode_params($params, $depth)?;
-                handshake(Request::Complete {
-                    reference: convert(p.r#ref)?,
-                    argument: convert(p.argument)?,
-                    context: completion_context!($context, p),
-                })
+                let token = progress_token!($module, CompleteRequestParams, p);
+                handshake(
+                    token,
+                    Request::Complete {
+                        reference: convert(p.r#ref)?,
+                        argument: convert(p.argument)?,
+                        context: completion_context!($context, p),
+                    },
+                )
             }
             "resources/subscribe" => {
                 let p: m::SubscribeRequestParams = decode_params($params, $depth)?;
-                handshake(Request::Subscribe {
-                    uri: p.uri,
-                    subscribe: true,
-                })
+                let token = progress_token!($module, SubscribeRequestParams, p);
+                handshake(
+                    token,
+                    Request::Subscribe {
+                        uri: p.uri,
+                        subscribe: true,
+                    },
+                )
             }
             "resources/unsubscribe" => {
                 let p: m::UnsubscribeRequestParams = decode_params($params, $depth)?;
-                handshake(Request::Subscribe {
-                    uri: p.uri,
-                    subscribe: false,
-                })
+                let token = progress_token!($module, UnsubscribeRequestParams, p);
+                handshake(
+                    token,
+                    Request::Subscribe {
+                        uri: p.uri,
+                        subscribe: false,
+                    },
+                )
             }
             method => untyped(method, $params, $depth).map(|v| Validated { meta: None, ..v }),
         }
@@ -162,6 +250,8 @@ fn meta(meta: v2026_07_28::RequestMetaObject) -> Result<Option<Meta>, RpcError> 
             .io_modelcontextprotocol_log_level
             .map(convert)
             .transpose()?,
+        // Carried by `Validated` (from this same `_meta`).
+        progress_token: None,
     }))
 }
 
@@ -244,6 +334,7 @@ fn stateless(
         method => return untyped(method, params, depth),
     };
     Ok(Validated {
+        progress_token: token_text(stated.progress_token.as_ref()),
         meta: meta(stated)?,
         request,
     })

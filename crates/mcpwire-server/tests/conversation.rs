@@ -453,12 +453,37 @@ async fn tool_calls_succeed_typed_and_fail_as_each_version_asks() {
 #[tokio::test]
 async fn countdown_sends_one_progress_notification_per_step() {
     let server = server();
-    for version in [Version::V2024_11_05, Version::V2025_11_25] {
-        let mut client = initialized(&server, version, json!({})).await;
+    // Every version, a string token and an integer one: the token is read by the version's
+    // own decode (its `_meta` member from 2025-11-25, its undeclared `_meta` before).
+    let versions = HANDSHAKE_VERSIONS.into_iter().chain([Version::V2026_07_28]);
+    for (version, token) in versions.zip([
+        json!("t-1"),
+        json!(12),
+        json!("t-3"),
+        json!(40),
+        json!("t-5"),
+    ]) {
+        let stateless = version == Version::V2026_07_28;
+        let mut client = if stateless {
+            connect(&server, version, declines())
+        } else {
+            initialized(&server, version, json!({})).await
+        };
+        let meta = |token: Option<&Value>| {
+            let mut meta = if stateless {
+                Client::meta(json!({}))
+            } else {
+                json!({})
+            };
+            if let Some(token) = token {
+                meta["progressToken"] = token.clone();
+            }
+            meta
+        };
         let result = client
             .request(
                 "tools/call",
-                json!({ "name": "countdown", "arguments": { "n": 3 }, "_meta": { "progressToken": "t-1" } }),
+                json!({ "name": "countdown", "arguments": { "n": 3 }, "_meta": meta(Some(&token)) }),
             )
             .await
             .unwrap();
@@ -466,7 +491,7 @@ async fn countdown_sends_one_progress_notification_per_step() {
         let mut progress = Vec::new();
         while let Some((method, params)) = client.notification(Duration::from_millis(300)).await {
             assert_eq!(method, "notifications/progress");
-            assert_eq!(params["progressToken"], "t-1");
+            assert_eq!(params["progressToken"], token, "{version}");
             assert_eq!(params["total"], 3.0);
             progress.push(params["progress"].as_f64().unwrap());
         }
@@ -477,7 +502,7 @@ async fn countdown_sends_one_progress_notification_per_step() {
         client
             .request(
                 "tools/call",
-                json!({ "name": "countdown", "arguments": { "n": 2 } }),
+                json!({ "name": "countdown", "arguments": { "n": 2 }, "_meta": meta(None) }),
             )
             .await
             .unwrap();

@@ -42,14 +42,15 @@ pub(crate) trait Host<S> {
 
     /// The state and context an async handler of this call, decoded under `profile`, runs
     /// with (`call` is `None` for a notification); `None` when this host cannot run async
-    /// handlers.
+    /// handlers. The context's progress token is read from `token_from`'s
+    /// `_meta.progressToken` (`None`: the handler gives it, or there is none).
     #[cfg(feature = "tokio")]
     fn async_call(
         &mut self,
         call: Option<&Call>,
         method: &str,
         profile: &Profile,
-        params: Option<RawParams<'_>>,
+        token_from: Option<RawParams<'_>>,
     ) -> Option<(Arc<S>, AsyncCallContext)>;
 }
 
@@ -143,7 +144,10 @@ fn request<'a, S, H: Host<S>>(
         }
         #[cfg(feature = "tokio")]
         Route::Fallback(FallbackHandler::Async(fallback)) => {
-            match host.async_call(Some(&call), method, &profile, params) {
+            // A fallback that reads `_meta` itself gives the context its token: the params
+            // are not read for it here.
+            let token_from = params.filter(|_| !router.fallback_reads_progress_token);
+            match host.async_call(Some(&call), method, &profile, token_from) {
                 Some((state, ctx)) => {
                     let started = catch_unwind(AssertUnwindSafe(|| {
                         let future = fallback(state, params, ctx)?;

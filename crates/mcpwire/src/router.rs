@@ -116,6 +116,9 @@ pub struct Router<S> {
     requests: HashMap<String, RequestHandler<S>>,
     notifications: HashMap<String, NotificationHandler<S>>,
     fallback: Option<FallbackHandler<S>>,
+    /// Whether the async fallback's own decode gives its contexts their progress token.
+    #[cfg(feature = "tokio")]
+    pub(crate) fallback_reads_progress_token: bool,
     on_event: Option<Box<EventFn<S>>>,
 }
 
@@ -147,6 +150,8 @@ impl<S> Router<S> {
             requests: HashMap::new(),
             notifications: HashMap::new(),
             fallback: None,
+            #[cfg(feature = "tokio")]
+            fallback_reads_progress_token: false,
             on_event: None,
         }
     }
@@ -342,6 +347,19 @@ impl<S: Send + Sync + 'static> Router<S> {
             Ok(future)
         };
         self.fallback = Some(FallbackHandler::Async(Box::new(erased)));
+        self
+    }
+}
+
+#[cfg(feature = "tokio")]
+impl<S> Router<S> {
+    /// Says that the async fallback reads each request's `_meta.progressToken` in its own
+    /// decode of the params and gives it to the context
+    /// ([`AsyncCallContext::set_progress_token`]): the runtime then does not read the params
+    /// a second time for it, and a fallback request's context starts without a token.
+    /// (Otherwise the runtime reads it, in a pass of its own, before the handler runs.)
+    pub fn fallback_reads_progress_token(mut self) -> Self {
+        self.fallback_reads_progress_token = true;
         self
     }
 }

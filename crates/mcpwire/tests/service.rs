@@ -10,6 +10,7 @@ use mcpwire::peer::Request;
 use mcpwire::service::{self, AsyncCallContext, Options, RequestError, Session};
 use mcpwire::{Profile, ProtocolEvent, RpcError};
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::io::{
     AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
@@ -168,6 +169,44 @@ async fn notifications_and_progress_arrive_before_the_reply() {
         wire.recv().await,
         r#"{"jsonrpc":"2.0","id":7,"result":{"progress_sent":false}}"#
     );
+    assert!(wire.close().await.is_empty());
+}
+
+/// A fallback whose own decode reads `_meta` (`Router::fallback_reads_progress_token`): the
+/// runtime does not read the params for the token, and the handler gives it.
+#[tokio::test]
+async fn a_fallback_that_reads_meta_gives_the_context_its_progress_token() {
+    let router = Router::<()>::new()
+        .fallback_async_decoding(
+            |_: Arc<()>, params: Option<mcpwire::RawParams<'_>>, ctx: AsyncCallContext| {
+                let params: Value = serde_json::from_str(params.unwrap().get()).unwrap();
+                let raw = |text: String| RawValue::from_string(text).unwrap();
+                let unread = ctx.progress_token().is_none();
+                let array_refused = !ctx.set_progress_token(raw("[1]".into()));
+                let taken =
+                    ctx.set_progress_token(raw(params["_meta"]["progressToken"].to_string()));
+                let second_taken = ctx.set_progress_token(raw("\"other\"".into()));
+                Ok(async move {
+                    let sent = ctx.progress(1.0, None, None).await.unwrap();
+                    let seen = json!({
+                        "unread": unread, "array_refused": array_refused, "taken": taken,
+                        "second_taken": second_taken, "sent": sent,
+                    });
+                    Ok(raw(seen.to_string()))
+                })
+            },
+        )
+        .fallback_reads_progress_token();
+    let mut wire = Wire::serve(session((), router, Options::default()));
+    wire.send(
+        r#"{"jsonrpc":"2.0","id":1,"method":"work","params":{"_meta":{"progressToken":"tok-2"}}}"#,
+    )
+    .await;
+    wire.expect(&[
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok-2","progress":1.0}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"array_refused":true,"second_taken":false,"sent":true,"taken":true,"unread":true}}"#,
+    ])
+    .await;
     assert!(wire.close().await.is_empty());
 }
 

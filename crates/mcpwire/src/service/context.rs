@@ -9,7 +9,7 @@ use {
     crate::peer::{Notification, Progress, ProgressParams, Request},
     serde::{Deserialize, Serialize},
     serde_json::value::RawValue,
-    std::sync::Arc,
+    std::sync::{Arc, OnceLock},
 };
 
 /// The context of one incoming request (or notification) in an async handler: the
@@ -53,7 +53,25 @@ pub(crate) struct Live {
     /// Sends to the sink of the frame that carried the call.
     pub(crate) peer: PeerHandle,
     pub(crate) token: CancellationToken,
-    pub(crate) progress_token: Option<Box<RawValue>>,
+    /// `_meta.progressToken`: read by the runtime when the call is taken, or given later by
+    /// a handler whose own decode read it ([`AsyncCallContext::set_progress_token`]).
+    pub(crate) progress_token: OnceLock<Box<RawValue>>,
+}
+
+#[cfg(feature = "tokio")]
+impl Live {
+    /// The live parts with `progress_token`, if any.
+    pub(crate) fn new(
+        peer: PeerHandle,
+        token: CancellationToken,
+        progress_token: Option<Box<RawValue>>,
+    ) -> Self {
+        Self {
+            peer,
+            token,
+            progress_token: progress_token.map(OnceLock::from).unwrap_or_default(),
+        }
+    }
 }
 
 /// The former name of [`AsyncCallContext`].
@@ -108,17 +126,23 @@ impl AsyncCallContext {
     /// `token` only, not by the request's cancellation or the end of its session, and
     /// without the request's progress token (progress is about the request, which ends).
     pub fn detached(&self, token: CancellationToken) -> AsyncCallContext {
-        let live = Live {
-            peer: self.live().peer.clone(),
-            token,
-            progress_token: None,
-        };
+        let live = Live::new(self.live().peer.clone(), token, None);
         Self::of(self.owned.with_live(live))
     }
 
     /// The request's `_meta.progressToken`, if it carried one.
     pub fn progress_token(&self) -> Option<&RawValue> {
-        self.live().progress_token.as_deref()
+        self.live().progress_token.get().map(|token| &**token)
+    }
+
+    /// Gives this context the request's `_meta.progressToken`, for a handler that reads
+    /// `_meta` itself: the fallback of a [`Router`](crate::Router) built with
+    /// [`fallback_reads_progress_token`](crate::Router::fallback_reads_progress_token),
+    /// whose contexts start without one. Takes a JSON string or number (anything else is no
+    /// token) when the context has none yet, and returns whether it took it; the context's
+    /// clones see it too.
+    pub fn set_progress_token(&self, token: Box<RawValue>) -> bool {
+        is_progress_token(&token) && self.live().progress_token.set(token).is_ok()
     }
 
     /// Sends `notifications/progress` for this request. Returns `Ok(false)` without sending
@@ -129,7 +153,7 @@ impl AsyncCallContext {
         total: Option<f64>,
         message: Option<&str>,
     ) -> Result<bool, RequestError> {
-        let Some(token) = &self.live().progress_token else {
+        let Some(token) = self.live().progress_token.get() else {
             return Ok(false);
         };
         let params = ProgressParams {
@@ -195,13 +219,21 @@ pub(crate) fn progress_token_of(params: Option<RawParams<'_>>) -> Option<Box<Raw
         progress_token: Option<Box<RawValue>>,
     }
     let params = params.filter(RawParams::is_object)?;
+    // A second read of the params, after the engine's: recorded as one, so that a trace
+    // (`tests/scan_once.rs`) shows it where it happens.
+    crate::split::trace_read(crate::split::Read::Params, params.get().len());
     let carrier: Carrier = serde_json::from_str(params.get()).ok()?;
     let token = carrier.meta?.progress_token?;
+    is_progress_token(&token).then_some(token)
+}
+
+/// Whether `token` can be a progress token: a JSON string or number.
+#[cfg(feature = "tokio")]
+fn is_progress_token(token: &RawValue) -> bool {
     matches!(
         token.get().as_bytes().first(),
         Some(b'"' | b'-' | b'0'..=b'9')
     )
-    .then_some(token)
 }
 
 #[cfg(all(test, feature = "tokio"))]

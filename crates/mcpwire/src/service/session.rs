@@ -616,7 +616,7 @@ impl<S> Host<S> for SessionHost<'_, S> {
         call: Option<&Call>,
         method: &str,
         profile: &Profile,
-        params: Option<RawParams<'_>>,
+        token_from: Option<RawParams<'_>>,
     ) -> Option<(Arc<S>, AsyncCallContext)> {
         let shared = &self.session.shared;
         if !shared.runs_async {
@@ -626,11 +626,11 @@ impl<S> Host<S> for SessionHost<'_, S> {
             Some(call) => self.session.track(call),
             None => CancellationToken::new(),
         };
-        let live = Live {
-            peer: self.session.handle_on(self.sink.clone()),
+        let live = Live::new(
+            self.session.handle_on(self.sink.clone()),
             token,
-            progress_token: progress_token_of(params),
-        };
+            progress_token_of(token_from),
+        );
         let call = FrameCall {
             id: call.map(|call| call.id().as_id()),
             method,
