@@ -165,4 +165,43 @@ mod tests {
             assert_eq!(spliced.get(), whole.get());
         }
     }
+
+    #[test]
+    fn each_item_is_rendered_once_per_version_until_replaced() {
+        use std::cell::RefCell;
+        // The items each call of `render` was given.
+        let calls = RefCell::new(Vec::new());
+        let counting = |items: &[&u32], next: Option<String>| {
+            calls
+                .borrow_mut()
+                .push(items.iter().map(|n| **n).collect::<Vec<_>>());
+            render(items, next)
+        };
+        let kind = PageKind {
+            key: "items",
+            render: &counting,
+        };
+        let items = [1u32, 2, 3];
+        let mut rendered: Vec<Rendered> = items.iter().map(|_| Rendered::default()).collect();
+        let listing = |rendered: &[Rendered], version| -> Vec<Vec<u32>> {
+            let entries: Vec<(&u32, &Rendered)> = items.iter().zip(rendered).collect();
+            page_text(&kind, version, &entries, None).unwrap();
+            calls.take()
+        };
+        // A call of `render` for the envelope alone (no items).
+        let envelope = || vec![Vec::<u32>::new()];
+        // The first listing under a version renders each item alone, then the envelope.
+        let first = listing(&rendered, Version::V2026_07_28);
+        assert_eq!(first, [vec![1], vec![2], vec![3], vec![]]);
+        // Later listings under it render the envelope only.
+        for _ in 0..3 {
+            assert_eq!(listing(&rendered, Version::V2026_07_28), envelope());
+        }
+        // Another version renders its own texts once.
+        assert_eq!(listing(&rendered, Version::V2025_11_25).len(), 4);
+        assert_eq!(listing(&rendered, Version::V2025_11_25), envelope());
+        // A replaced item (a fresh `Rendered`, as the catalog keeps it) is rendered again.
+        rendered[1] = Rendered::default();
+        assert_eq!(listing(&rendered, Version::V2026_07_28), [vec![2], vec![]]);
+    }
 }
