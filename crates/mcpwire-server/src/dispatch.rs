@@ -31,7 +31,7 @@ use crate::context::Context;
 use crate::input_round::{InputRound, METHODS_WITH_INPUT};
 use crate::listing::{self, PageKind, RenderPage, unsendable};
 use crate::prompt::Prompt;
-use crate::request::{Meta, Request, Untyped, Validated};
+use crate::request::{Listed, Meta, Request, Untyped, Validated};
 use crate::request_state::{self, Arguments, Binding};
 use crate::resource::Resource;
 use crate::resource_template::ResourceTemplate;
@@ -96,15 +96,8 @@ pub(crate) fn handle(
                 ..
             }) => {
                 let ctx = context(&state, version, meta, request)?;
-                if let Request::List { cursor } = &call
-                    && let Some(listed) = list(
-                        &state.shared,
-                        ctx.request().method(),
-                        cursor.as_deref(),
-                        ctx.version(),
-                    )
-                {
-                    return listed;
+                if let Request::List { of, cursor } = &call {
+                    return list(&state.shared, *of, cursor.as_deref(), ctx.version());
                 }
                 let method = ctx.request().method();
                 let ctx = match input_round(&state.shared, method, &mut call, ctx.version())? {
@@ -584,26 +577,26 @@ async fn read_resource(
 /// its items rendered under `version` once and kept (see [`listing`](crate::listing)).
 fn list(
     shared: &Shared,
-    method: &str,
+    of: Listed,
     cursor: Option<&str>,
     version: Version,
-) -> Option<Result<Box<RawValue>, RpcError>> {
+) -> Result<Box<RawValue>, RpcError> {
     let kept = Kept {
         cursor,
         page_size: shared.page_size,
         version,
     };
     let v = version;
-    Some(match method {
-        "tools/list" => kept.page(&shared.tools, "tools", &|tools: &[&Tool], next_cursor| {
+    match of {
+        Listed::Tools => kept.page(&shared.tools, "tools", &|tools: &[&Tool], next_cursor| {
             let tools = tools.iter().map(|t| t.definition(v)).collect();
             ToolPage { tools, next_cursor }.to_text(v)
         }),
-        "resources/list" => kept.page(&shared.resources, "resources", &|items, next_cursor| {
+        Listed::Resources => kept.page(&shared.resources, "resources", &|items, next_cursor| {
             let items = items.iter().map(|r: &&Resource| r.definition(v)).collect();
             ListPage { items, next_cursor }.to_text(v)
         }),
-        "resources/templates/list" => {
+        Listed::ResourceTemplates => {
             let catalog = &shared.resource_templates;
             kept.page(catalog, "resourceTemplates", &|items, next_cursor| {
                 let items = items.iter().map(|t: &&ResourceTemplate| t.definition(v));
@@ -611,12 +604,11 @@ fn list(
                 ListPage { items, next_cursor }.to_text(v)
             })
         }
-        "prompts/list" => kept.page(&shared.prompts, "prompts", &|items, next_cursor| {
+        Listed::Prompts => kept.page(&shared.prompts, "prompts", &|items, next_cursor| {
             let items = items.iter().map(|p: &&Prompt| p.definition(v)).collect();
             ListPage { items, next_cursor }.to_text(v)
         }),
-        _ => return None,
-    })
+    }
 }
 
 /// What a list request asks for, and what its result carries.
@@ -853,8 +845,8 @@ mod tests {
                         let mut cursor: Option<String> = None;
                         let mut pages = 0;
                         loop {
-                            let kept = list(shared, method, cursor.as_deref(), version)
-                                .expect("a list method");
+                            let of = Listed::of(method).expect("a list method");
+                            let kept = list(shared, of, cursor.as_deref(), version);
                             let whole = rendered_whole(shared, method, cursor.as_deref(), version);
                             pages += 1;
                             match (kept, whole) {

@@ -24,6 +24,32 @@ pub(crate) struct Validated {
     pub(crate) request: Request,
 }
 
+/// The lists a server serves, one `*/list` method each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Listed {
+    /// `tools/list`.
+    Tools,
+    /// `resources/list`.
+    Resources,
+    /// `resources/templates/list`.
+    ResourceTemplates,
+    /// `prompts/list`.
+    Prompts,
+}
+
+impl Listed {
+    /// The list `method` asks for.
+    pub(crate) fn of(method: &str) -> Option<Listed> {
+        Some(match method {
+            "tools/list" => Listed::Tools,
+            "resources/list" => Listed::Resources,
+            "resources/templates/list" => Listed::ResourceTemplates,
+            "prompts/list" => Listed::Prompts,
+            _ => return None,
+        })
+    }
+}
+
 /// The methods this layer serves, with the members each reads.
 #[derive(Debug)]
 pub(crate) enum Request {
@@ -38,6 +64,8 @@ pub(crate) enum Request {
     },
     /// `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`.
     List {
+        /// Which list.
+        of: Listed,
         /// The page asked for.
         cursor: Option<String>,
     },

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::request::{Input, Meta, Request, Untyped, Validated};
+use crate::request::{Input, Listed, Meta, Request, Untyped, Validated};
 use mcpwire_model::version::Version;
 
 /// A member of a generated value as this layer's own type (the same JSON: a prompt
@@ -45,10 +45,13 @@ fn untyped(
         "ping" => Request::Ping,
         "server/discover" => Request::Discover,
         "subscriptions/listen" => Request::Listen(fields.notifications.unwrap_or_default()),
-        method if method.ends_with("/list") => Request::List {
-            cursor: fields.cursor,
+        method => match Listed::of(method) {
+            Some(of) => Request::List {
+                of,
+                cursor: fields.cursor,
+            },
+            None => return Err(RpcError::method_not_found()),
         },
-        _ => return Err(RpcError::method_not_found()),
     };
     let progress_token = fields
         .meta
@@ -140,7 +143,7 @@ macro_rules! handshake_version {
                 let token = p.and_then(|p| progress_token!($module, $ping, p));
                 handshake(token, Request::Ping)
             }
-            "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
+            method if let Some(of) = Listed::of(method) => {
                 let p: Option<m::PaginatedRequestParams> = decode_params($params, $depth)?;
                 let token = p
                     .as_ref()
@@ -148,6 +151,7 @@ macro_rules! handshake_version {
                 handshake(
                     token,
                     Request::List {
+                        of,
                         cursor: p.and_then(|p| p.cursor),
                     },
                 )
@@ -274,9 +278,10 @@ fn stateless(
 ) -> Result<Validated, RpcError> {
     use v2026_07_28 as m;
     let (stated, request) = match method {
-        "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
+        method if let Some(of) = Listed::of(method) => {
             let p: m::PaginatedRequestParams = decode_params(params, depth)?;
-            (p.meta, Request::List { cursor: p.cursor })
+            let cursor = p.cursor;
+            (p.meta, Request::List { of, cursor })
         }
         "subscriptions/listen" => {
             let p: m::SubscriptionsListenRequestParams = decode_params(params, depth)?;
