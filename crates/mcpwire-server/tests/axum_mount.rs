@@ -1,17 +1,20 @@
 //! `examples/axum.rs`: the MCP endpoint mounted at `/mcp` in an axum Router beside another
 //! route, under tower-http's TraceLayer. Over real HTTP: the other route answers, a session
 //! is opened and a tool called through `/mcp`, the endpoint's Origin check holds, and
-//! SIGTERM ends the process with status 0.
+//! SIGTERM ends the process with status 0, within its grace even while a stream is open.
 #![cfg(all(feature = "http", unix))]
 
 use crate::example;
 use crate::http_support;
 
+use std::io::Write;
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use example::Example;
-use http_support::{ACCEPT, INITIALIZE, JSON, request, request_to};
+use http_support::{
+    ACCEPT, INITIALIZE, JSON, READ_LIMIT, connect, head, read_until, request, request_to,
+};
 use serde_json::json;
 
 #[test]
@@ -50,4 +53,49 @@ fn the_axum_example_serves_mcp_beside_its_other_routes() {
         .exits_within(Duration::from_secs(5))
         .expect("exits on SIGTERM");
     assert_eq!(status.code(), Some(0), "{status:?}");
+}
+
+/// A GET stream never ends on its own: after SIGTERM the example waits its grace (1 s here)
+/// for it, then closes it and exits 0, where axum's own graceful shutdown would wait for it
+/// forever.
+#[test]
+fn sigterm_with_a_stream_open_exits_after_the_grace() {
+    let mut example = Example::start_named("axum", &["127.0.0.1:0", "1"]);
+    let addr = example.addr;
+    let opened = request(addr, "POST", &[JSON, ACCEPT], INITIALIZE.as_bytes());
+    assert_eq!(opened.status, 200, "{}", opened.text());
+    let session = opened.session();
+    let mut stream = connect(addr);
+    let headers = [
+        ("Accept", "text/event-stream"),
+        ("Mcp-Session-Id", session.as_str()),
+    ];
+    stream
+        .write_all(head(addr, "GET", "/mcp", &headers, 0).as_bytes())
+        .unwrap();
+    let raw = read_until(&mut stream, READ_LIMIT, |raw| {
+        raw.windows(4).any(|w| w == b"\r\n\r\n")
+    });
+    assert!(
+        raw.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&raw)
+    );
+
+    let signalled = Instant::now();
+    let kill = Command::new("kill")
+        .args(["-TERM", &example.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = example
+        .exits_within(Duration::from_secs(10))
+        .expect("exits after its grace although the stream is open");
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let took = signalled.elapsed();
+    assert!(
+        took >= Duration::from_millis(900),
+        "the grace was kept: {took:?}"
+    );
+    drop(stream);
 }
