@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use add_tool::add;
 use mcpwire::service::{Session, Sink};
-use mcpwire_server::{McpServer, SessionState};
+use mcpwire_server::McpServer;
 use serde_json::{Value, json};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -80,7 +80,7 @@ impl Capture {
     }
 }
 
-async fn call(session: &Session<SessionState>, frame: &Value) -> Value {
+async fn call<S: Send + Sync + 'static>(session: &Session<S>, frame: &Value) -> Value {
     let (sink, mut out) = Sink::channel(4);
     session.receive(frame.to_string().as_bytes(), &sink).await;
     drop(sink);
@@ -148,4 +148,57 @@ async fn a_tools_call_has_a_request_span_with_its_method_id_version_outcome_and_
     let refused = find("tools/call", "8");
     assert_eq!(refused.fields["outcome"], "error", "{refused:?}");
     assert_eq!(refused.fields["error_code"], "-32602", "{refused:?}");
+}
+
+/// A synchronous handler answers in place; its span's outcome is what its reply is, as for
+/// an async handler: `result`, or `error` with the code.
+#[tokio::test]
+async fn a_synchronous_handlers_span_has_its_replys_outcome() {
+    let capture = Capture::default();
+    let _guard = subscriber::set_default(Registry::default().with(capture.clone()));
+    #[derive(serde::Deserialize)]
+    struct Number {
+        n: i64,
+    }
+    let router = mcpwire::Router::<()>::new().request(
+        "half",
+        |_: &(), Number { n }: Number, _: &mut mcpwire::CallContext<'_>| {
+            if n % 2 == 0 {
+                Ok(n / 2)
+            } else {
+                Err(mcpwire::RpcError::invalid_params())
+            }
+        },
+    );
+    let session = Session::new(mcpwire::Profile::latest_mcp(), (), router);
+    let even = call(
+        &session,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "half", "params": {"n": 8}}),
+    )
+    .await;
+    assert_eq!(even["result"], 4, "{even}");
+    let odd = call(
+        &session,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "half", "params": {"n": 7}}),
+    )
+    .await;
+    assert_eq!(odd["error"]["code"], -32602, "{odd}");
+    drop(session);
+
+    let requests = capture.named("mcp_request");
+    let outcome = |id: &str| {
+        let span = requests
+            .iter()
+            .find(|r| r.fields["id"] == id)
+            .unwrap_or_else(|| panic!("no span of request {id}: {requests:?}"));
+        (
+            span.fields["outcome"].clone(),
+            span.fields.get("error_code").cloned(),
+        )
+    };
+    assert_eq!(outcome("1"), ("result".to_owned(), None));
+    assert_eq!(
+        outcome("2"),
+        ("error".to_owned(), Some("-32602".to_owned()))
+    );
 }

@@ -13,7 +13,7 @@ use super::sink::{Outgoing, Sink, SinkReceiver};
 use super::trace::{self, RequestTrace};
 use super::{Attachment, CancellationToken};
 use crate::engine::{self, Host, Next};
-use crate::peer::{Event, Peer};
+use crate::peer::{Event, Peer, ReplyFrame};
 use crate::profile::Profile;
 use crate::reply::RpcError;
 use crate::router::Router;
@@ -379,7 +379,7 @@ impl<S> Session<S> {
         match next {
             Next::Reply(reply) => {
                 if let Some(trace) = &trace {
-                    trace.replied();
+                    trace.replied(reply.as_ref().map(ReplyFrame::facts));
                 }
                 if let Some(reply) = reply {
                     let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;

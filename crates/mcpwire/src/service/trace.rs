@@ -4,7 +4,8 @@
 //! duration). Handlers run inside their request's span, so what they log is tied to it.
 //!
 //! Outcomes: `result`, `error` (with `error_code`), `cancelled` (the other side cancelled it,
-//! so no reply was sent), `replied` (a synchronous handler, answered in place).
+//! so no reply was sent), and for a synchronous handler, answered in place, inside a batch
+//! whose reply is not this request's alone, `replied`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -13,6 +14,7 @@ use tracing::Span;
 use tracing::field::Empty;
 
 use crate::id::OwnedId;
+use crate::peer::{ReplyFacts, ReplyKind};
 use crate::profile::Profile;
 #[cfg(feature = "tokio")]
 use crate::reply::RpcError;
@@ -99,9 +101,19 @@ impl RequestTrace {
         self.end(label);
     }
 
-    /// Records that a synchronous handler answered in place.
-    pub(crate) fn replied(&self) {
-        self.end("replied");
+    /// Records how a synchronous handler, answered in place, ended: by the facts of the
+    /// reply written (`result`, or `error` with its code); `replied` when the reply is not the
+    /// request's alone (a batch's array, or a batch still waiting for other answers).
+    pub(crate) fn replied(&self, reply: Option<&ReplyFacts>) {
+        let label = match reply.map(|facts| facts.kind) {
+            Some(ReplyKind::Result) => "result",
+            Some(ReplyKind::Error(code)) => {
+                self.span.record("error_code", code);
+                "error"
+            }
+            Some(ReplyKind::Batch) | None => "replied",
+        };
+        self.end(label);
     }
 
     fn end(&self, outcome: &str) {
