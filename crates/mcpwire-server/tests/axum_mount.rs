@@ -8,7 +8,6 @@ use crate::example;
 use crate::http_support;
 
 use std::io::Write;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use example::Example;
@@ -44,11 +43,7 @@ fn the_axum_example_serves_mcp_beside_its_other_routes() {
     let refused = request(addr, "POST", &foreign, INITIALIZE.as_bytes());
     assert_eq!(refused.status, 403);
 
-    let kill = Command::new("kill")
-        .args(["-TERM", &example.child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    example.terminate();
     let status = example
         .exits_within(Duration::from_secs(5))
         .expect("exits on SIGTERM");
@@ -83,11 +78,7 @@ fn sigterm_with_a_stream_open_exits_after_the_grace() {
     );
 
     let signalled = Instant::now();
-    let kill = Command::new("kill")
-        .args(["-TERM", &example.child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    example.terminate();
     let status = example
         .exits_within(Duration::from_secs(10))
         .expect("exits after its grace although the stream is open");

@@ -8,21 +8,12 @@ use crate::http_support;
 
 use std::io::Write;
 use std::net::TcpStream;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use example::Example;
 
 use http_support::{ACCEPT, JSON, READ_LIMIT, head, read_reply};
 use serde_json::json;
-
-fn terminate(example: &Example) {
-    let status = Command::new("kill")
-        .args(["-TERM", &example.child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
 
 #[test]
 fn sigterm_lets_a_call_in_flight_finish_then_exits_0() {
@@ -54,7 +45,7 @@ fn sigterm_lets_a_call_in_flight_finish_then_exits_0() {
     call.write_all(body.as_bytes()).unwrap();
     std::thread::sleep(Duration::from_millis(250));
     let signalled = Instant::now();
-    terminate(&example);
+    example.terminate();
     // No new connection is taken once the signal is handled.
     let mut refused = false;
     while signalled.elapsed() < Duration::from_millis(600) {
@@ -87,7 +78,7 @@ fn sigterm_with_nothing_in_flight_exits_0_at_once() {
     // An idle kept-alive connection does not hold the shutdown up.
     let _idle = TcpStream::connect(addr).unwrap();
     std::thread::sleep(Duration::from_millis(100));
-    terminate(&example);
+    example.terminate();
     let status = example
         .exits_within(Duration::from_secs(3))
         .expect("exits at once");

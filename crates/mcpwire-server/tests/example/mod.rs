@@ -47,6 +47,15 @@ impl Example {
         Example { child, addr }
     }
 
+    /// Sends it SIGTERM (with `kill`, which must succeed).
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
     /// Its exit status once it exits, waiting at most `limit`.
     pub fn exits_within(&mut self, limit: Duration) -> Option<ExitStatus> {
         let started = Instant::now();
