@@ -154,8 +154,8 @@ fn prepare(
         }
     } else if version.is_stateless() && state.shared.offers.tasks && tasks::is_method(method) {
         // The extension's methods are in no version's schema: their params are read here.
-        let fields: Untyped = decode_params(params, depth)?;
-        if let Some(token) = fields.meta.as_ref().and_then(|m| m.progress_token.clone()) {
+        let mut fields: Untyped = decode_params(params, depth)?;
+        if let Some(token) = fields.meta.as_mut().and_then(|m| m.progress_token.take()) {
             request.set_progress_token(token);
         }
         Prepared::Task(fields)

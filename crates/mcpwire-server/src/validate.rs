@@ -40,7 +40,7 @@ fn untyped(
     params: Option<RawParams<'_>>,
     max_depth: usize,
 ) -> Result<Validated, RpcError> {
-    let fields: Untyped = decode_params(params, max_depth)?;
+    let mut fields: Untyped = decode_params(params, max_depth)?;
     let request = match method {
         "ping" => Request::Ping,
         "server/discover" => Request::Discover,
@@ -53,10 +53,11 @@ fn untyped(
             None => return Err(RpcError::method_not_found()),
         },
     };
+    // Moved out: `Validated` carries the token, as for the typed methods.
     let progress_token = fields
         .meta
-        .as_ref()
-        .and_then(|meta| meta.progress_token.clone());
+        .as_mut()
+        .and_then(|meta| meta.progress_token.take());
     Ok(Validated {
         meta: fields.meta,
         progress_token,
