@@ -10,6 +10,12 @@
 //! (`group\tfunction\trequests\tp50_us\tp99_us\tcpu_us`; the last field empty where
 //! `/proc` does not say): what the server process used, user and system, all threads,
 //! while the row's requests ran, over the requests answered.
+//!
+//! With `MCPWIRE_BENCH_HTTP_PAIRED=<file>`, after the rows, mcpwire stateless and rmcp's best
+//! are driven again in paired rounds at each concurrency (see `Paired`): a round is a
+//! 250 ms slice of each, in alternating order, so the ratio of a round is read while the
+//! machine is the same for both. The file gets each round's two requests/s and each
+//! contender's latency percentiles over its slices.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -17,10 +23,17 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
-use mcpwire_benches::http_load::{CLIENTS, Contender, HttpChild, Load, ServerKind, p50, p99};
+use mcpwire_benches::http_load::{
+    CLIENTS, Contender, HttpChild, Load, Paired, ServerKind, p50, p99,
+};
 
 /// The longest one sample may run; a slower server's sample is cut there and extrapolated.
 const SAMPLE_LIMIT: Duration = Duration::from_secs(10);
+
+/// Paired rounds per concurrency (`MCPWIRE_BENCH_HTTP_ROUNDS` overrides), and each
+/// contender's slice of a round.
+const PAIRED_ROUNDS: usize = 16;
+const PAIRED_SLICE: Duration = Duration::from_millis(250);
 
 fn binary(variable: &str) -> Option<PathBuf> {
     let path = PathBuf::from(std::env::var_os(variable)?);
@@ -113,6 +126,65 @@ fn http_load(c: &mut Criterion) {
     if let Some(path) = std::env::var_os("MCPWIRE_BENCH_HTTP_LATENCY") {
         std::fs::write(&path, latency).expect("write the latency file");
     }
+    if let Some(path) = std::env::var_os("MCPWIRE_BENCH_HTTP_PAIRED") {
+        let text = paired_rounds(&runtime, &servers);
+        std::fs::write(&path, text).expect("write the paired rounds file");
+    }
+}
+
+/// mcpwire stateless against rmcp's best in [`Paired`] rounds at each concurrency: a line
+/// `round\t<clients>\t<round>\t<mcpwire requests/s>\t<rmcp requests/s>` per round, then
+/// `latency\t<clients>\t<function>\t<requests>\t<p50 µs>\t<p99 µs>` per contender.
+fn paired_rounds(
+    runtime: &tokio::runtime::Runtime,
+    servers: &BTreeMap<ServerKind, HttpChild>,
+) -> String {
+    let rounds = std::env::var("MCPWIRE_BENCH_HTTP_ROUNDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(PAIRED_ROUNDS);
+    let (ours, theirs) = (Contender::McpwireStateless, Contender::RmcpJson);
+    let mut text = String::new();
+    for clients in CLIENTS {
+        let name = format!("http_load_c{clients}");
+        let connect = |contender: Contender| {
+            let addr = servers[&contender.server()].addr;
+            runtime
+                .block_on(Load::connect(contender, addr, clients))
+                .unwrap_or_else(|e| panic!("{name} paired {}: {e}", contender.id()))
+        };
+        let (mut first, mut second) = (connect(ours), connect(theirs));
+        let mut paired = runtime
+            .block_on(Paired::run(&mut first, &mut second, rounds, PAIRED_SLICE))
+            .unwrap_or_else(|e| panic!("{name} paired: {e}"));
+        for (round, (a, b)) in paired.rounds.iter().enumerate() {
+            let _ = writeln!(text, "round\t{clients}\t{round}\t{a:.1}\t{b:.1}");
+        }
+        let (a, b) = &mut paired.latencies;
+        for (contender, latencies) in [(ours, a), (theirs, b)] {
+            let _ = writeln!(
+                text,
+                "latency\t{clients}\t{}\t{}\t{}\t{}",
+                contender.id(),
+                latencies.len(),
+                p50(latencies).unwrap_or(0),
+                p99(latencies).unwrap_or(0),
+            );
+        }
+        eprintln!(
+            "{name} paired: {} rounds, median mcpwire ÷ rmcp {:.2}×",
+            paired.rounds.len(),
+            median_ratio(&paired.rounds)
+        );
+    }
+    text
+}
+
+/// The median of the rounds' ratios (first ÷ second); NaN without rounds.
+fn median_ratio(rounds: &[(f64, f64)]) -> f64 {
+    let mut ratios: Vec<f64> = rounds.iter().map(|(a, b)| a / b).collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 fn config() -> Criterion {

@@ -361,6 +361,61 @@ impl Load {
     }
 }
 
+/// Paired rounds: two rows measured in alternating slices, so that a slow spell of the
+/// machine falls on both instead of on whichever row ran during it.
+///
+/// Criterion measures one row after another, seconds apart; on a shared two-core machine
+/// one row's run can be twice as slow as the next for reasons outside either server, and
+/// a ratio of two rows inherits that. Here each round drives `first` for `slice`, then
+/// `second` for `slice` (the order swapped every other round, so neither always follows a
+/// busy slice), after one unmeasured slice of each.
+pub struct Paired {
+    /// Each round's requests/s: (the first load's, the second load's).
+    pub rounds: Vec<(f64, f64)>,
+    /// Every measured request's latency (µs), of the first load and of the second.
+    pub latencies: (Vec<u32>, Vec<u32>),
+}
+
+impl Paired {
+    /// Drives `first` and `second` in `rounds` alternating slices of `slice` each.
+    pub async fn run(
+        first: &mut Load,
+        second: &mut Load,
+        rounds: usize,
+        slice: Duration,
+    ) -> Result<Paired, String> {
+        let mut warm_up = Vec::new();
+        first.run(u64::MAX, slice, &mut warm_up).await?;
+        second.run(u64::MAX, slice, &mut warm_up).await?;
+        let mut paired = Paired {
+            rounds: Vec::with_capacity(rounds),
+            latencies: (Vec::new(), Vec::new()),
+        };
+        for round in 0..rounds {
+            let (a, b) = if round % 2 == 0 {
+                let a = rate(first.run(u64::MAX, slice, &mut paired.latencies.0).await?);
+                (
+                    a,
+                    rate(second.run(u64::MAX, slice, &mut paired.latencies.1).await?),
+                )
+            } else {
+                let b = rate(second.run(u64::MAX, slice, &mut paired.latencies.1).await?);
+                (
+                    rate(first.run(u64::MAX, slice, &mut paired.latencies.0).await?),
+                    b,
+                )
+            };
+            paired.rounds.push((a, b));
+        }
+        Ok(paired)
+    }
+}
+
+/// Requests per second of one run.
+fn rate(measured: Measured) -> f64 {
+    measured.done as f64 / measured.elapsed.as_secs_f64()
+}
+
 /// One measured POST: status 200 and the sum in the answer, or an error.
 async fn measured_post(
     client: &mut Client,

@@ -34,6 +34,7 @@ mod end_to_end;
 #[cfg(test)]
 mod fixture;
 mod http_load;
+mod http_paired;
 mod listings;
 mod machine;
 mod report;
