@@ -129,3 +129,53 @@ async fn the_client_address_comes_from_the_request_extensions() {
     .await;
     assert_eq!(bobs.status, StatusCode::OK);
 }
+
+tokio::task_local! {
+    /// What the application sets around one call of the endpoint.
+    static REQUEST_TAG: &'static str;
+}
+
+/// A stateless request alone in its POST is handled on the task that calls the endpoint,
+/// as an axum handler is: a task-local value a tower layer (here, the test) sets around
+/// `call` is the handler's to read, and its answer is complete when `call` returns.
+#[tokio::test]
+async fn a_stateless_handler_runs_on_the_task_that_calls_the_endpoint() {
+    use std::sync::Arc;
+
+    use mcpwire::http::AsyncServer;
+    use mcpwire::service::{AsyncCallContext, Session};
+    use mcpwire::{Profile, Router, RpcError};
+    use serde_json::{Value, json};
+
+    let service = AsyncServer::new(|| {
+        let router = Router::<()>::new().request_async(
+            "tag",
+            |_: Arc<()>, _: Value, _: AsyncCallContext| async {
+                let tag = REQUEST_TAG.try_with(|tag| *tag).unwrap_or("none");
+                Ok::<_, RpcError>(json!({ "tag": tag }))
+            },
+        );
+        Session::new(Profile::jsonrpc_2_0(), (), router)
+    });
+    let mut endpoint = McpEndpoint::new(HttpConfig::default().stateless(true), service);
+    let request = Request::post("/mcp")
+        .header("Host", "localhost:8080")
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .body(Full::new(Bytes::from(call(1, "tag"))))
+        .unwrap();
+    std::future::poll_fn(|cx| Service::<Request<Full<Bytes>>>::poll_ready(&mut endpoint, cx))
+        .await
+        .unwrap();
+    let response = REQUEST_TAG
+        .scope("set by the layer", endpoint.call(request))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let body = String::from_utf8(body.to_vec()).unwrap();
+    assert_eq!(
+        body,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"tag":"set by the layer"}}"#
+    );
+}
