@@ -5,7 +5,7 @@ use tokio::sync::{oneshot, watch};
 
 use super::handler::{HandlerReply, HttpService, Outbound, SessionHandler, SessionOpening};
 use crate::peer::ReplyFrame;
-use crate::service::{Handlers, Outgoing, Session, Sink, SinkReceiver};
+use crate::service::{Outgoing, Session, Sink, SinkReceiver};
 
 /// Messages of one POST queued between the session's handlers and the exchange.
 const FRAME_SINK_CAPACITY: usize = 16;
@@ -28,10 +28,6 @@ const FRAME_SINK_CAPACITY: usize = 16;
 ///   drops the POST's handler) the service session is closed: the handlers in flight see their
 ///   [`CancellationToken`](crate::service::CancellationToken) fire, requests they are waiting
 ///   on fail with [`RequestError::Closed`](crate::service::RequestError::Closed).
-/// - In stateless mode a request alone in its POST is handled inside the POST's exchange,
-///   not on a task of its own; if the exchange ends first (its client hung up, or its time
-///   limit passed), the handler is moved to a task of its own then, and sees its token fire
-///   as any other does.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -123,23 +119,16 @@ impl<S: Send + Sync + 'static> AsyncSession<S> {
 
     /// One exchange (a stateless POST, async handlers): the body is read on this task,
     /// beside the wait for its reply, and read whole before this returns (every handler of
-    /// a batch started); a request alone in the body is handled on this task too. All of it
-    /// is dropped with the exchange when the client leaves, but for a handler still running,
-    /// which goes on on a task of its own (see [`Handlers::InPlaceWhenAlone`]).
+    /// a batch started); all of it is dropped with the exchange when the client leaves.
     async fn one_exchange(&self, frame: Bytes, mut outbound: Outbound) -> Option<HandlerReply> {
         let (sink, mut items, attached, split) = body_sink(&mut outbound);
         let (read, has_request) = oneshot::channel();
         let note = |has_request| {
             let _ = read.send(has_request);
         };
-        let receive = self.session.receive_noting(
-            &frame,
-            split.as_deref(),
-            &sink,
-            attached,
-            note,
-            Handlers::InPlaceWhenAlone,
-        );
+        let receive = self
+            .session
+            .receive_noting(&frame, split.as_deref(), &sink, attached, note);
         let collect = async {
             if has_request.await.unwrap_or(false) {
                 next_reply(&mut items, &outbound).await
@@ -202,14 +191,7 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
                 let _ = read.send(has_request);
             };
             session
-                .receive_noting(
-                    &frame,
-                    split.as_deref(),
-                    &sink,
-                    attached,
-                    note,
-                    Handlers::OnTasks,
-                )
+                .receive_noting(&frame, split.as_deref(), &sink, attached, note)
                 .await
         };
         let mut receiving = if turn.is_some() {

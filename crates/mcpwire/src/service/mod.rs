@@ -90,8 +90,6 @@ pub use context::AsyncContext;
 #[cfg(feature = "tokio")]
 pub(crate) use context::Live;
 pub use observe::Observer;
-#[cfg(feature = "http")]
-pub(crate) use session::Handlers;
 pub use session::{MAX_CONCURRENCY, Options, SESSION_BUSY, Session};
 pub use sink::{Closed, Outgoing, Sink, SinkReceiver};
 #[cfg(feature = "tokio")]

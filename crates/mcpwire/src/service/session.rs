@@ -25,6 +25,7 @@ use {
     crate::context::FrameCall,
     crate::params::RawParams,
     crate::peer::Call,
+    tokio::task::JoinHandle,
 };
 
 /// The largest [`Options::max_concurrency`] honoured.
@@ -110,55 +111,6 @@ struct Shared<S> {
 /// ([`serve`](super::serve)) both are the same stream.
 pub struct Session<S> {
     shared: Arc<Shared<S>>,
-}
-
-/// Where the async handlers of a received frame run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Handlers {
-    /// Each on a task of its own: the frame's reader goes on while they run.
-    OnTasks,
-    /// A request alone in its frame runs inside the receiving future, which returns once it
-    /// has answered: no task to spawn and schedule. If that future is dropped first (a
-    /// stateless POST whose client left), the handler goes on on a task of its own from
-    /// where it stands ([`InPlace`]), as it would have run from the start. Any other
-    /// frame's handlers run on tasks.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    InPlaceWhenAlone,
-}
-
-/// A request's handler run by the future that received it ([`Handlers::InPlaceWhenAlone`]).
-/// Dropped before the handler has answered, it hands the handler to a task of its own, so
-/// that a handler is never cut short where it waits: it sees its cancellation token fire when
-/// the session ends, as a handler spawned from the start does. Boxed so that it can move.
-#[cfg(feature = "tokio")]
-struct InPlace(Option<BoxFuture<()>>);
-
-#[cfg(feature = "tokio")]
-impl Future for InPlace {
-    type Output = ();
-
-    fn poll(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<()> {
-        let Some(running) = self.0.as_mut() else {
-            return std::task::Poll::Ready(());
-        };
-        std::task::ready!(running.as_mut().poll(cx));
-        self.0 = None;
-        std::task::Poll::Ready(())
-    }
-}
-
-#[cfg(feature = "tokio")]
-impl Drop for InPlace {
-    fn drop(&mut self) {
-        // Outside a runtime (it is shutting down) there is nowhere to go on: dropped.
-        if let (Some(running), Ok(runtime)) = (self.0.take(), tokio::runtime::Handle::try_current())
-        {
-            runtime.spawn(running);
-        }
-    }
 }
 
 impl<S> Clone for Session<S> {
@@ -324,8 +276,7 @@ impl<S> Session<S> {
     /// and an `initialize` request's handler finished (it may switch the profile the next
     /// frames are read under).
     pub async fn receive(&self, frame: &[u8], sink: &Sink) {
-        self.receive_noting(frame, None, sink, None, |_| {}, Handlers::OnTasks)
-            .await
+        self.receive_noting(frame, None, sink, None, |_| {}).await
     }
 
     /// [`receive`](Self::receive), telling `read` whether the frame holds a request (so an
@@ -333,7 +284,7 @@ impl<S> Session<S> {
     /// read, before any handler starts: how the HTTP adapter knows where a frame's messages
     /// go without decoding the frame a second time. The handlers the frame starts see
     /// `attached` through [`CallContext::attachment`](crate::CallContext::attachment). With `split` (the scan the transport
-    /// ran), the frame's JSON is not scanned again. `handlers` says where async handlers run.
+    /// ran), the frame's JSON is not scanned again.
     pub(crate) async fn receive_noting(
         &self,
         frame: &[u8],
@@ -341,7 +292,6 @@ impl<S> Session<S> {
         sink: &Sink,
         attached: Option<Attachment>,
         read: impl FnOnce(bool),
-        handlers: Handlers,
     ) {
         let (switched, mut received) = {
             let mut state = self.shared.core.lock();
@@ -365,17 +315,11 @@ impl<S> Session<S> {
         if let Some(reply) = received.take_reply() {
             let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
         }
-        // A request alone in its frame may run in place: nothing else of the frame waits on it.
-        let handlers = match handlers {
-            Handlers::InPlaceWhenAlone if received.events.len() == 1 => Handlers::InPlaceWhenAlone,
-            _ => Handlers::OnTasks,
-        };
         for event in received.events {
             if let Some(observer) = observer {
                 observer.event(&event);
             }
-            self.dispatch(event, sink, attached.as_ref(), handlers)
-                .await;
+            self.dispatch(event, sink, attached.as_ref()).await;
         }
         if let (Some(observer), true) = (observer, answered_at_once) {
             observer.answered_at_once(frame, with_events);
@@ -389,15 +333,7 @@ impl<S> Session<S> {
 
     /// Takes one event through the engine (one handler slot held while a handler starts or
     /// runs in place), then runs what it started.
-    async fn dispatch(
-        &self,
-        event: Event<'_>,
-        sink: &Sink,
-        attached: Option<&Attachment>,
-        handlers: Handlers,
-    ) {
-        #[cfg(not(feature = "tokio"))]
-        let _ = handlers;
+    async fn dispatch(&self, event: Event<'_>, sink: &Sink, attached: Option<&Attachment>) {
         let permit = match &event {
             Event::Request { .. } | Event::Notification { .. } => match self.permit().await {
                 Some(permit) => Some(permit),
@@ -452,11 +388,7 @@ impl<S> Session<S> {
             #[cfg(feature = "tokio")]
             Next::Request { call, started } => {
                 let permit = permit.expect("a request holds a permit");
-                let task = self.request_task(call, started, sink.clone(), permit, trace);
-                if handlers == Handlers::InPlaceWhenAlone {
-                    return InPlace(Some(Box::pin(task))).await;
-                }
-                let handler = tokio::spawn(task);
+                let handler = self.spawn_request(call, started, sink.clone(), permit, trace);
                 if initialize {
                     // The handshake switches the profile to the version it agrees: the frames
                     // after it are read under that version, in input order, as a blocking
@@ -560,16 +492,15 @@ impl<S> Session<S> {
         token
     }
 
-    /// The future that runs a started request's handler inside its span and sends its reply.
     #[cfg(feature = "tokio")]
-    fn request_task(
+    fn spawn_request(
         &self,
         call: Call,
         started: Result<BoxFuture<Result<String, RpcError>>, RpcError>,
         sink: Sink,
         permit: OwnedSemaphorePermit,
         trace: Option<RequestTrace>,
-    ) -> impl Future<Output = ()> + Send + 'static {
+    ) -> JoinHandle<()> {
         let core = Arc::clone(&self.shared.core);
         let span = trace
             .as_ref()
@@ -597,7 +528,7 @@ impl<S> Session<S> {
             }
             drop(permit);
         };
-        tracing::Instrument::instrument(task, span)
+        tokio::spawn(tracing::Instrument::instrument(task, span))
     }
 
     /// [`Options::end_of_input_grace`].
