@@ -12,9 +12,12 @@
 //! while the row's requests ran, over the requests answered.
 //!
 //! With `MCPWIRE_BENCH_HTTP_PAIRED=<file>`, after the rows, mcpwire stateless and rmcp's best
-//! are driven again in paired rounds at each concurrency (see `Paired`): a round is a
-//! 250 ms slice of each, in alternating order, so the ratio of a round is read while the
-//! machine is the same for both. The file gets each round's two requests/s and each
+//! are driven again in paired rounds at each concurrency (see `Paired`): a round is a 250 ms
+//! slice of each, in one order and then the other, so the ratio of a round is read while the
+//! machine is the same for both. Each server holds only its own contender's connections, as
+//! in the rows: a second load's idle connections on the example would take it off its path
+//! for a lone connection (`http/repoll.rs`), 17% of one client's requests a second, measured
+//! with the same build in both places. The file gets each round's requests/s and each
 //! contender's latency percentiles over its slices.
 
 use std::collections::BTreeMap;
@@ -30,8 +33,8 @@ use mcpwire_benches::http_load::{
 /// The longest one sample may run; a slower server's sample is cut there and extrapolated.
 const SAMPLE_LIMIT: Duration = Duration::from_secs(10);
 
-/// Paired rounds per concurrency (`MCPWIRE_BENCH_HTTP_ROUNDS` overrides), and each
-/// contender's slice of a round.
+/// Paired rounds per concurrency (`MCPWIRE_BENCH_HTTP_ROUNDS` overrides; an even number
+/// runs each contender first equally often), and each contender's slice of a round.
 const PAIRED_ROUNDS: usize = 16;
 const PAIRED_SLICE: Duration = Duration::from_millis(250);
 
@@ -133,7 +136,7 @@ fn http_load(c: &mut Criterion) {
 }
 
 /// mcpwire stateless against rmcp's best in [`Paired`] rounds at each concurrency: a line
-/// `round\t<clients>\t<round>\t<mcpwire requests/s>\t<rmcp requests/s>` per round, then
+/// `round\t<clients>\t<round>\t<function>\t<requests/s>` per contender and round, then
 /// `latency\t<clients>\t<function>\t<requests>\t<p50 µs>\t<p99 µs>` per contender.
 fn paired_rounds(
     runtime: &tokio::runtime::Runtime,
@@ -143,25 +146,29 @@ fn paired_rounds(
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(PAIRED_ROUNDS);
-    let (ours, theirs) = (Contender::McpwireStateless, Contender::RmcpJson);
+    let contenders = [Contender::McpwireStateless, Contender::RmcpJson];
     let mut text = String::new();
     for clients in CLIENTS {
         let name = format!("http_load_c{clients}");
-        let connect = |contender: Contender| {
-            let addr = servers[&contender.server()].addr;
-            runtime
-                .block_on(Load::connect(contender, addr, clients))
-                .unwrap_or_else(|e| panic!("{name} paired {}: {e}", contender.id()))
-        };
-        let (mut first, mut second) = (connect(ours), connect(theirs));
+        let mut loads: Vec<Load> = contenders
+            .iter()
+            .map(|&contender| {
+                let addr = servers[&contender.server()].addr;
+                runtime
+                    .block_on(Load::connect(contender, addr, clients))
+                    .unwrap_or_else(|e| panic!("{name} paired {}: {e}", contender.id()))
+            })
+            .collect();
         let mut paired = runtime
-            .block_on(Paired::run(&mut first, &mut second, rounds, PAIRED_SLICE))
+            .block_on(Paired::run(&mut loads, rounds, PAIRED_SLICE))
             .unwrap_or_else(|e| panic!("{name} paired: {e}"));
-        for (round, (a, b)) in paired.rounds.iter().enumerate() {
-            let _ = writeln!(text, "round\t{clients}\t{round}\t{a:.1}\t{b:.1}");
+        for (round, rates) in paired.rounds.iter().enumerate() {
+            for (contender, rate) in contenders.iter().zip(rates) {
+                let id = contender.id();
+                let _ = writeln!(text, "round\t{clients}\t{round}\t{id}\t{rate:.1}");
+            }
         }
-        let (a, b) = &mut paired.latencies;
-        for (contender, latencies) in [(ours, a), (theirs, b)] {
+        for (contender, latencies) in contenders.iter().zip(&mut paired.latencies) {
             let _ = writeln!(
                 text,
                 "latency\t{clients}\t{}\t{}\t{}\t{}",
@@ -171,20 +178,8 @@ fn paired_rounds(
                 p99(latencies).unwrap_or(0),
             );
         }
-        eprintln!(
-            "{name} paired: {} rounds, median mcpwire ÷ rmcp {:.2}×",
-            paired.rounds.len(),
-            median_ratio(&paired.rounds)
-        );
     }
     text
-}
-
-/// The median of the rounds' ratios (first ÷ second); NaN without rounds.
-fn median_ratio(rounds: &[(f64, f64)]) -> f64 {
-    let mut ratios: Vec<f64> = rounds.iter().map(|(a, b)| a / b).collect();
-    ratios.sort_by(f64::total_cmp);
-    ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 fn config() -> Criterion {

@@ -361,54 +361,64 @@ impl Load {
     }
 }
 
-/// Paired rounds: two rows measured in alternating slices, so that a slow spell of the
-/// machine falls on both instead of on whichever row ran during it.
+/// Paired rounds: rows measured in interleaved slices, so that a slow spell of the machine
+/// falls on all of them instead of on whichever row ran during it.
 ///
 /// Criterion measures one row after another, seconds apart; on a shared two-core machine
 /// one row's run can be twice as slow as the next for reasons outside either server, and
-/// a ratio of two rows inherits that. Here each round drives `first` for `slice`, then
-/// `second` for `slice` (the order swapped every other round, so neither always follows a
-/// busy slice), after one unmeasured slice of each.
+/// a ratio of two rows inherits that. Here each round drives every load for `slice`, one
+/// after the other, each round in the next of their orders (see [`orders`]: no load always
+/// runs first, or always after the same one), after one unmeasured slice of each. Every
+/// load stays connected throughout: reconnecting for each slice would put the new
+/// connections' costs into the slices.
 pub struct Paired {
-    /// Each round's requests/s: (the first load's, the second load's).
-    pub rounds: Vec<(f64, f64)>,
-    /// Every measured request's latency (µs), of the first load and of the second.
-    pub latencies: (Vec<u32>, Vec<u32>),
+    /// Each round's requests/s, one per load in the loads' order.
+    pub rounds: Vec<Vec<f64>>,
+    /// Every measured request's latency (µs), per load.
+    pub latencies: Vec<Vec<u32>>,
 }
 
 impl Paired {
-    /// Drives `first` and `second` in `rounds` alternating slices of `slice` each.
-    pub async fn run(
-        first: &mut Load,
-        second: &mut Load,
-        rounds: usize,
-        slice: Duration,
-    ) -> Result<Paired, String> {
+    /// Drives `loads` in `rounds` interleaved rounds of one `slice` each.
+    pub async fn run(loads: &mut [Load], rounds: usize, slice: Duration) -> Result<Paired, String> {
         let mut warm_up = Vec::new();
-        first.run(u64::MAX, slice, &mut warm_up).await?;
-        second.run(u64::MAX, slice, &mut warm_up).await?;
+        for load in loads.iter_mut() {
+            load.run(u64::MAX, slice, &mut warm_up).await?;
+        }
         let mut paired = Paired {
             rounds: Vec::with_capacity(rounds),
-            latencies: (Vec::new(), Vec::new()),
+            latencies: vec![Vec::new(); loads.len()],
         };
+        let orders = orders(loads.len());
         for round in 0..rounds {
-            let (a, b) = if round % 2 == 0 {
-                let a = rate(first.run(u64::MAX, slice, &mut paired.latencies.0).await?);
-                (
-                    a,
-                    rate(second.run(u64::MAX, slice, &mut paired.latencies.1).await?),
-                )
-            } else {
-                let b = rate(second.run(u64::MAX, slice, &mut paired.latencies.1).await?);
-                (
-                    rate(first.run(u64::MAX, slice, &mut paired.latencies.0).await?),
-                    b,
-                )
-            };
-            paired.rounds.push((a, b));
+            let mut rates = vec![0.0; loads.len()];
+            for &at in &orders[round % orders.len()] {
+                let measured = loads[at]
+                    .run(u64::MAX, slice, &mut paired.latencies[at])
+                    .await?;
+                rates[at] = rate(measured);
+            }
+            paired.rounds.push(rates);
         }
         Ok(paired)
     }
+}
+
+/// Every order of `n` loads, lexicographic: round `r` takes the `r`th (cyclically), so over
+/// `n!` rounds each load runs first, last and after each other load equally often.
+fn orders(n: usize) -> Vec<Vec<usize>> {
+    if n <= 1 {
+        return vec![(0..n).collect()];
+    }
+    let mut all = Vec::new();
+    for first in 0..n {
+        for rest in orders(n - 1) {
+            let mut order = vec![first];
+            order.extend(rest.into_iter().map(|i| if i >= first { i + 1 } else { i }));
+            all.push(order);
+        }
+    }
+    all
 }
 
 /// Requests per second of one run.
@@ -559,6 +569,23 @@ pub fn p50(latencies: &mut [u32]) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rounds_take_every_order_in_turn() {
+        assert_eq!(orders(2), vec![vec![0, 1], vec![1, 0]]);
+        let three = orders(3);
+        assert_eq!(three.len(), 6);
+        assert_eq!(three[0], vec![0, 1, 2]);
+        assert_eq!(three[5], vec![2, 1, 0]);
+        // Each load first twice, and each directly after each other load twice.
+        for load in 0..3 {
+            assert_eq!(three.iter().filter(|o| o[0] == load).count(), 2);
+            for before in (0..3).filter(|&b| b != load) {
+                let after = |o: &&Vec<usize>| o.windows(2).any(|w| w == [before, load]);
+                assert_eq!(three.iter().filter(after).count(), 2);
+            }
+        }
+    }
 
     #[test]
     fn the_cpu_time_is_read_after_the_command_name() {
