@@ -39,8 +39,7 @@ const OVER_SESSION: f64 = 1.2;
 
 /// Run `k`'s latency file.
 fn latency_file(home: &Path, k: usize) -> PathBuf {
-    home.join("mcpwire-runs")
-        .join(format!("http-latency-{k}.tsv"))
+    super::runs::dir(home).join(format!("http-latency-{k}.tsv"))
 }
 
 /// Runs the `http_load` bench once (run `k` of the suite), with the servers' paths.
@@ -281,9 +280,7 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
         .iter()
         .map(|&clients| http_paired::Line {
             clients,
-            over_rmcp: http_paired::ratio(&paired, clients, (STATELESS, RMCP_BEST), |r| {
-                r >= OVER_RMCP
-            }),
+            over_rmcp: http_paired::ratio(&paired, clients, (STATELESS, RMCP_BEST), OVER_RMCP),
             p99_runs: http_paired::p99_runs(&paired, clients, (STATELESS, RMCP_BEST)),
         })
         .collect();
@@ -302,19 +299,17 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
         );
         // Read from the paired rounds where the runs have them; from the rows otherwise.
         let (rmcp_met, reading) = match (line.meets(OVER_RMCP), &line.over_rmcp) {
-            (Some(met), Some(r)) => {
-                let no_worse = line.p99_runs.iter().filter(|(a, b)| a <= b).count();
-                (
-                    met,
-                    format!(
-                        "paired rounds: median {} of {} rounds, p99 no worse in {no_worse} of \
-                         {} runs; the rows' fastest runs: {rows}",
-                        format_ratio(Some(r.median)),
-                        r.rounds,
-                        line.p99_runs.len(),
-                    ),
-                )
-            }
+            (Some(met), Some(r)) => (
+                met,
+                format!(
+                    "paired rounds: median {} of {} rounds, p99 no worse in {} of {} runs; the \
+                     rows' fastest runs: {rows}",
+                    format_ratio(Some(r.median)),
+                    r.rounds,
+                    line.p99_no_worse(),
+                    line.p99_runs.len(),
+                ),
+            ),
             _ => (rows_met, rows),
         };
         let _ = writeln!(
@@ -454,9 +449,8 @@ mod tests {
 
     #[test]
     fn the_requests_target_is_read_from_the_paired_rounds_when_a_run_has_them() {
-        let home = std::env::temp_dir().join(format!("xtask-paired-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&home);
-        std::fs::create_dir_all(home.join("mcpwire-runs")).expect("a temporary folder");
+        let home = super::super::fixture::ScratchDir::new("paired");
+        std::fs::create_dir_all(super::super::runs::dir(&home)).expect("the runs' folder");
         // The rows, seconds apart: 1.25× (rmcp's row ran in a quiet spell).
         let key = |id: &str| ("http_load_c1".to_owned(), id.to_owned());
         let results: Results = [
@@ -487,7 +481,6 @@ mod tests {
         );
         std::fs::write(http_paired::file(&home, 1), file).expect("the paired file");
         let line = target(&home);
-        let _ = std::fs::remove_dir_all(&home);
         assert!(
             line.starts_with(
                 "- 1 clients: mcpwire stateless ≥ 1.5× rmcp's best requests/s with p99 no \

@@ -17,8 +17,7 @@ use super::format_ratio;
 
 /// Run `k`'s paired rounds file.
 pub(super) fn file(home: &Path, k: usize) -> PathBuf {
-    home.join("mcpwire-runs")
-        .join(format!("http-paired-{k}.tsv"))
+    super::runs::dir(home).join(format!("http-paired-{k}.tsv"))
 }
 
 /// One run's paired file: each round's requests/s by (concurrency, round, function), and
@@ -67,17 +66,17 @@ pub(super) struct Ratio {
     pub median: f64,
     pub quartiles: (f64, f64),
     pub range: (f64, f64),
-    /// Rounds on the target's side of it.
+    /// Rounds at or above the target.
     pub at_target: usize,
 }
 
-/// `rate(over) ÷ rate(under)` in every round of every run at `clients`; `at_target` says
-/// whether one round's ratio meets the target. `None` without any round.
+/// `rate(over) ÷ rate(under)` in every round of every run at `clients`, with the rounds at
+/// or above `target`. `None` without any round.
 pub(super) fn ratio(
     runs: &[PairedRun],
     clients: usize,
     (over, under): (&str, &str),
-    at_target: impl Fn(f64) -> bool,
+    target: f64,
 ) -> Option<Ratio> {
     let mut ratios: Vec<f64> = runs
         .iter()
@@ -100,7 +99,7 @@ pub(super) fn ratio(
         median: quantile(&ratios, 0.5),
         quartiles: (quantile(&ratios, 0.25), quantile(&ratios, 0.75)),
         range: (ratios[0], ratios[ratios.len() - 1]),
-        at_target: ratios.iter().filter(|&&r| at_target(r)).count(),
+        at_target: ratios.iter().filter(|&&r| r >= target).count(),
     })
 }
 
@@ -137,8 +136,16 @@ impl Line {
     /// p99 no worse than rmcp's in every run. `None` without rounds.
     pub fn meets(&self, target: f64) -> Option<bool> {
         let ratio = self.over_rmcp.as_ref()?;
-        let no_worse = self.p99_runs.iter().all(|(ours, theirs)| ours <= theirs);
-        Some(ratio.median >= target && !self.p99_runs.is_empty() && no_worse)
+        let runs = self.p99_runs.len();
+        Some(ratio.median >= target && runs > 0 && self.p99_no_worse() == runs)
+    }
+
+    /// The runs whose mcpwire p99 is no worse than rmcp's.
+    pub fn p99_no_worse(&self) -> usize {
+        self.p99_runs
+            .iter()
+            .filter(|(ours, theirs)| ours <= theirs)
+            .count()
     }
 }
 
@@ -221,7 +228,7 @@ mod tests {
     fn line(runs: &[PairedRun], clients: usize) -> Line {
         Line {
             clients,
-            over_rmcp: ratio(runs, clients, (STATELESS, RMCP), |r| r >= 1.5),
+            over_rmcp: ratio(runs, clients, (STATELESS, RMCP), 1.5),
             p99_runs: p99_runs(runs, clients, (STATELESS, RMCP)),
         }
     }
@@ -269,6 +276,6 @@ mod tests {
         assert_eq!(table(&[none], 1.5), "");
         // A round missing one side's figure is no round.
         let half = parse(&format!("round\t1\t0\t{STATELESS}\t100.0\n"));
-        assert_eq!(ratio(&[half], 1, (STATELESS, RMCP), |_| true), None);
+        assert_eq!(ratio(&[half], 1, (STATELESS, RMCP), 1.5), None);
     }
 }

@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 
 use super::{Results, format_time};
 
-/// The directory of the runs' medians under criterion's home.
-fn dir(home: &Path) -> PathBuf {
+/// The directory of the runs' medians under criterion's home (and of the HTTP load's files).
+pub(super) fn dir(home: &Path) -> PathBuf {
     home.join("mcpwire-runs")
 }
 
