@@ -11,14 +11,19 @@
 //! `/proc` does not say): what the server process used, user and system, all threads,
 //! while the row's requests ran, over the requests answered.
 //!
-//! With `MCPWIRE_BENCH_HTTP_PAIRED=<file>`, after the rows, mcpwire stateless and rmcp's best
-//! are driven again in paired rounds at each concurrency (see `Paired`): a round is a 250 ms
-//! slice of each, in one order and then the other, so the ratio of a round is read while the
-//! machine is the same for both. Each server holds only its own contender's connections, as
-//! in the rows: a second load's idle connections on the example would take it off its path
-//! for a lone connection (`http/repoll.rs`), 17% of one client's requests a second, measured
-//! with the same build in both places. The file gets each round's requests/s and each
-//! contender's latency percentiles over its slices.
+//! With `MCPWIRE_BENCH_HTTP_PAIRED=<file>`, after the rows, mcpwire stateless, mcpwire in a
+//! session and rmcp's best are driven again in paired rounds at each concurrency (see
+//! `Paired`): a round is a 250 ms slice of each, in every order in turn, so the ratios of a
+//! round are read while the machine is the same for all. Each server holds only its own
+//! contender's connections: the session load gets a second example process, the same
+//! binary with the same arguments. Beside the stateless load on one process, its idle
+//! connections would take that process off its path for a lone connection
+//! (`http/repoll.rs`): 17% of one client's requests a second, measured with the same build
+//! in both places; and at 64 clients the two loads would hold 128 connections from one
+//! address, over the example's per-client share. The two processes serve alike: the
+//! stateless load on each, in the same rounds, read 1.02×, 1.02× and 0.97× at 1, 16 and 64
+//! clients (12 rounds each). The file gets each round's requests/s and each contender's
+//! latency percentiles over its slices.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -33,9 +38,10 @@ use mcpwire_benches::http_load::{
 /// The longest one sample may run; a slower server's sample is cut there and extrapolated.
 const SAMPLE_LIMIT: Duration = Duration::from_secs(10);
 
-/// Paired rounds per concurrency (`MCPWIRE_BENCH_HTTP_ROUNDS` overrides; an even number
-/// runs each contender first equally often), and each contender's slice of a round.
-const PAIRED_ROUNDS: usize = 16;
+/// Paired rounds per concurrency (`MCPWIRE_BENCH_HTTP_ROUNDS` overrides; a multiple of 6
+/// runs each of the three contenders in each order equally often), and each contender's
+/// slice of a round.
+const PAIRED_ROUNDS: usize = 18;
 const PAIRED_SLICE: Duration = Duration::from_millis(250);
 
 fn binary(variable: &str) -> Option<PathBuf> {
@@ -130,32 +136,43 @@ fn http_load(c: &mut Criterion) {
         std::fs::write(&path, latency).expect("write the latency file");
     }
     if let Some(path) = std::env::var_os("MCPWIRE_BENCH_HTTP_PAIRED") {
-        let text = paired_rounds(&runtime, &servers);
+        let text = paired_rounds(&runtime, &servers, &example);
         std::fs::write(&path, text).expect("write the paired rounds file");
     }
 }
 
-/// mcpwire stateless against rmcp's best in [`Paired`] rounds at each concurrency: a line
-/// `round\t<clients>\t<round>\t<function>\t<requests/s>` per contender and round, then
-/// `latency\t<clients>\t<function>\t<requests>\t<p50 µs>\t<p99 µs>` per contender.
+/// mcpwire stateless, mcpwire in a session and rmcp's best in [`Paired`] rounds at each
+/// concurrency: a line `round\t<clients>\t<round>\t<function>\t<requests/s>` per contender
+/// and round, then `latency\t<clients>\t<function>\t<requests>\t<p50 µs>\t<p99 µs>` per
+/// contender. The session load gets a process of its own, started from `example` here.
 fn paired_rounds(
     runtime: &tokio::runtime::Runtime,
     servers: &BTreeMap<ServerKind, HttpChild>,
+    example: &std::path::Path,
 ) -> String {
     let rounds = std::env::var("MCPWIRE_BENCH_HTTP_ROUNDS")
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(PAIRED_ROUNDS);
-    let contenders = [Contender::McpwireStateless, Contender::RmcpJson];
+    let contenders = [
+        Contender::McpwireStateless,
+        Contender::McpwireSession,
+        Contender::RmcpJson,
+    ];
+    let session_server = HttpChild::spawn(example, ServerKind::Mcpwire.args())
+        .unwrap_or_else(|e| panic!("the session load's server: {e}"));
+    let addr_of = |contender: Contender| match contender {
+        Contender::McpwireSession => session_server.addr,
+        _ => servers[&contender.server()].addr,
+    };
     let mut text = String::new();
     for clients in CLIENTS {
         let name = format!("http_load_c{clients}");
         let mut loads: Vec<Load> = contenders
             .iter()
             .map(|&contender| {
-                let addr = servers[&contender.server()].addr;
                 runtime
-                    .block_on(Load::connect(contender, addr, clients))
+                    .block_on(Load::connect(contender, addr_of(contender), clients))
                     .unwrap_or_else(|e| panic!("{name} paired {}: {e}", contender.id()))
             })
             .collect();

@@ -1,7 +1,8 @@
-//! HTTP under load, paired (issue 48): mcpwire stateless and rmcp's best driven in
-//! interleaved slices (`benches/src/http_load.rs` `Paired`), read from each run's
-//! `http-paired-<k>.tsv` beside the runs' medians, pooled over the runs, and judged against
-//! the issue's requests/s target.
+//! HTTP under load, paired (issue 48): mcpwire stateless, mcpwire in a session and rmcp's
+//! best driven in interleaved slices (`benches/src/http_load.rs` `Paired`), read from each
+//! run's `http-paired-<k>.tsv` beside the runs' medians, pooled over the runs, and judged
+//! against the issue's two load targets: requests/s over rmcp's best, and a stateless POST's
+//! time over a POST's in a session.
 //!
 //! Why a second reading: criterion measures one row after the other, seconds apart, and on
 //! this two-core machine a row's runs differ by 40–50% (the report's "Run to run"). A ratio
@@ -22,7 +23,7 @@ pub(super) fn file(home: &Path, k: usize) -> PathBuf {
 
 /// One run's paired file: each round's requests/s by (concurrency, round, function), and
 /// each contender's p99 (µs) over its slices by (concurrency, function).
-#[derive(Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct PairedRun {
     rates: BTreeMap<(usize, usize, String), f64>,
     p99: BTreeMap<(usize, String), u64>,
@@ -57,6 +58,34 @@ pub(super) fn load(home: &Path) -> Vec<PairedRun> {
         .collect()
 }
 
+/// Which side of its target a ratio must stay on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Target {
+    /// The ratio must reach the figure (requests/s over rmcp's).
+    AtLeast(f64),
+    /// The ratio must not exceed the figure (a time per request over another's).
+    AtMost(f64),
+}
+
+impl Target {
+    /// Whether `ratio` is on the right side.
+    pub fn reached(self, ratio: f64) -> bool {
+        match self {
+            Target::AtLeast(figure) => ratio >= figure,
+            Target::AtMost(figure) => ratio <= figure,
+        }
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::AtLeast(figure) => write!(f, "≥ {figure}×"),
+            Target::AtMost(figure) => write!(f, "≤ {figure}×"),
+        }
+    }
+}
+
 /// What the runs' rounds say of one ratio at one concurrency.
 #[derive(Debug, PartialEq)]
 pub(super) struct Ratio {
@@ -66,17 +95,27 @@ pub(super) struct Ratio {
     pub median: f64,
     pub quartiles: (f64, f64),
     pub range: (f64, f64),
-    /// Rounds at or above the target.
+    /// Rounds on the target's side of it.
     pub at_target: usize,
+    /// The target the ratio is read against.
+    pub target: Target,
 }
 
-/// `rate(over) ÷ rate(under)` in every round of every run at `clients`, with the rounds at
-/// or above `target`. `None` without any round.
+impl Ratio {
+    /// Whether the median is on the target's side.
+    pub fn median_reaches(&self) -> bool {
+        self.target.reached(self.median)
+    }
+}
+
+/// `rate(over) ÷ rate(under)` in every round of every run at `clients`, with the rounds on
+/// `target`'s side. `None` without any round. A time ratio is the rates' inverse: a
+/// stateless POST's time over a session POST's is `rate(session) ÷ rate(stateless)`.
 pub(super) fn ratio(
     runs: &[PairedRun],
     clients: usize,
     (over, under): (&str, &str),
-    target: f64,
+    target: Target,
 ) -> Option<Ratio> {
     let mut ratios: Vec<f64> = runs
         .iter()
@@ -99,7 +138,8 @@ pub(super) fn ratio(
         median: quantile(&ratios, 0.5),
         quartiles: (quantile(&ratios, 0.25), quantile(&ratios, 0.75)),
         range: (ratios[0], ratios[ratios.len() - 1]),
-        at_target: ratios.iter().filter(|&&r| r >= target).count(),
+        at_target: ratios.iter().filter(|&&r| target.reached(r)).count(),
+        target,
     })
 }
 
@@ -127,17 +167,26 @@ pub(super) struct Line {
     pub clients: usize,
     /// mcpwire stateless ÷ rmcp's best, requests/s.
     pub over_rmcp: Option<Ratio>,
+    /// A stateless POST's time ÷ a POST's in a session (runs written before the session
+    /// load joined the rounds have none).
+    pub over_session: Option<Ratio>,
     /// Each run's p99 (µs): (mcpwire stateless, rmcp's best).
     pub p99_runs: Vec<(u64, u64)>,
 }
 
 impl Line {
-    /// The target read from the rounds: the median ratio at least `target`, and mcpwire's
-    /// p99 no worse than rmcp's in every run. `None` without rounds.
-    pub fn meets(&self, target: f64) -> Option<bool> {
+    /// The requests/s target read from the rounds: the median ratio on its target's side,
+    /// and mcpwire's p99 no worse than rmcp's in every run. `None` without rounds.
+    pub fn meets_rmcp(&self) -> Option<bool> {
         let ratio = self.over_rmcp.as_ref()?;
         let runs = self.p99_runs.len();
-        Some(ratio.median >= target && runs > 0 && self.p99_no_worse() == runs)
+        Some(ratio.median_reaches() && runs > 0 && self.p99_no_worse() == runs)
+    }
+
+    /// The stateless ÷ session target read from the rounds: the median on its side. `None`
+    /// without rounds of the session load.
+    pub fn meets_session(&self) -> Option<bool> {
+        Some(self.over_session.as_ref()?.median_reaches())
     }
 
     /// The runs whose mcpwire p99 is no worse than rmcp's.
@@ -150,28 +199,31 @@ impl Line {
 }
 
 /// The paired table: one line per concurrency with rounds; nothing without any.
-pub(super) fn table(lines: &[Line], target: f64) -> String {
+pub(super) fn table(lines: &[Line]) -> String {
     if lines.iter().all(|l| l.over_rmcp.is_none()) {
         return String::new();
     }
     let mut out = String::from(
-        "\nPaired rounds: after the rows, each run drives mcpwire stateless and rmcp's best \
-         again, a 250 ms slice of each per round, in one order and then the other, after one \
-         unmeasured slice of each; each server holds only its own contender's connections. A \
-         round's ratio divides the two slices' requests/s; the rounds of every run are pooled. \
-         p99: of every request a contender sent in a run's rounds, each run's. The rows above \
-         measure each contender seconds apart, and their runs differ by up to half (\"Run to \
-         run\"); a round's two slices share the machine's state, so the requests/s target is \
-         read from the rounds' median. The stateless ÷ session target stays with the rows: a \
-         session load kept connected beside the stateless one would change how the example \
-         serves it (a lone connection's path, `http/repoll.rs`).\n\n",
+        "\nPaired rounds: after the rows, each run drives mcpwire stateless, mcpwire in a \
+         session and rmcp's best again, a 250 ms slice of each per round, in every order in \
+         turn, after one unmeasured slice of each. Each server process holds only its own \
+         contender's connections: the session load has a second example process, the same \
+         binary and arguments (beside the stateless load, its idle connections would take the \
+         example off its path for a lone connection, `http/repoll.rs`; with the same build in \
+         both processes, the two read within 3% of each other). A round's ratio divides two \
+         of its slices' requests/s; the rounds of every run are pooled. p99: of every request \
+         a contender sent in a run's rounds, each run's. The rows above measure each \
+         contender seconds apart, and their runs differ by up to half (\"Run to run\"); a \
+         round's slices share the machine's state, so the targets are read from the rounds' \
+         medians.\n\n",
     );
     out.push_str(
         "| clients | rounds | stateless ÷ rmcp best (requests/s): median | quartiles | lowest – \
-         highest | rounds at the target | p99 stateless / rmcp best (runs) |\n",
+         highest | rounds at the target | p99 stateless / rmcp best (runs) | stateless ÷ \
+         session (time per request): median | quartiles | lowest – highest | rounds at the \
+         target |\n",
     );
-    out.push_str("| --- | --- | --- | --- | --- | --- | --- |\n");
-    let f = |x: f64| format_ratio(Some(x));
+    let _ = writeln!(out, "|{}", " --- |".repeat(11));
     for line in lines {
         let Some(r) = &line.over_rmcp else { continue };
         let p99: Vec<String> = line
@@ -179,26 +231,36 @@ pub(super) fn table(lines: &[Line], target: f64) -> String {
             .iter()
             .map(|(a, b)| format!("{a} / {b} µs"))
             .collect();
+        let p99 = if p99.is_empty() {
+            "—".to_owned()
+        } else {
+            p99.join("; ")
+        };
+        let session = line
+            .over_session
+            .as_ref()
+            .map_or_else(|| std::array::from_fn(|_| "—".to_owned()), cells);
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} – {} | {} – {} | {} of {} (≥ {target}×) | {} |",
+            "| {} | {} | {} | {p99} | {} |",
             line.clients,
             r.rounds,
-            f(r.median),
-            f(r.quartiles.0),
-            f(r.quartiles.1),
-            f(r.range.0),
-            f(r.range.1),
-            r.at_target,
-            r.rounds,
-            if p99.is_empty() {
-                "—".to_owned()
-            } else {
-                p99.join("; ")
-            },
+            cells(r).join(" | "),
+            session.join(" | "),
         );
     }
     out
+}
+
+/// One ratio's cells: median, quartiles, range, and the rounds on the target's side.
+fn cells(r: &Ratio) -> [String; 4] {
+    let f = |x: f64| format_ratio(Some(x));
+    [
+        f(r.median),
+        format!("{} – {}", f(r.quartiles.0), f(r.quartiles.1)),
+        format!("{} – {}", f(r.range.0), f(r.range.1)),
+        format!("{} of {} ({})", r.at_target, r.rounds, r.target),
+    ]
 }
 
 #[cfg(test)]
@@ -206,14 +268,19 @@ mod tests {
     use super::*;
 
     const STATELESS: &str = "mcpwire_stateless";
+    const SESSION: &str = "mcpwire_session";
     const RMCP: &str = "rmcp_json_response";
 
-    /// A run's file at one client: rounds of (mcpwire stateless, rmcp) requests/s.
-    fn run(rounds: &[(f64, f64)], p99: (u64, u64)) -> PairedRun {
+    /// A run's file at one client: rounds of (mcpwire stateless, rmcp) requests/s, and of
+    /// the session load when `session` has a rate for the round.
+    fn run(rounds: &[(f64, f64)], session: &[f64], p99: (u64, u64)) -> PairedRun {
         let mut text = String::new();
         for (k, (a, b)) in rounds.iter().enumerate() {
             let _ = writeln!(text, "round\t1\t{k}\t{STATELESS}\t{a}");
             let _ = writeln!(text, "round\t1\t{k}\t{RMCP}\t{b}");
+            if let Some(c) = session.get(k) {
+                let _ = writeln!(text, "round\t1\t{k}\t{SESSION}\t{c}");
+            }
         }
         let _ = writeln!(text, "latency\t1\t{STATELESS}\t100\t50\t{}", p99.0);
         let _ = writeln!(text, "latency\t1\t{RMCP}\t100\t60\t{}", p99.1);
@@ -228,7 +295,8 @@ mod tests {
     fn line(runs: &[PairedRun], clients: usize) -> Line {
         Line {
             clients,
-            over_rmcp: ratio(runs, clients, (STATELESS, RMCP), 1.5),
+            over_rmcp: ratio(runs, clients, (STATELESS, RMCP), Target::AtLeast(1.5)),
+            over_session: ratio(runs, clients, (SESSION, STATELESS), Target::AtMost(1.2)),
             p99_runs: p99_runs(runs, clients, (STATELESS, RMCP)),
         }
     }
@@ -236,9 +304,10 @@ mod tests {
     #[test]
     fn the_rounds_of_every_run_are_pooled_and_each_ratio_divides_one_round() {
         let runs = [
-            run(&[(160.0, 100.0), (120.0, 100.0)], (150, 250)),
+            run(&[(160.0, 100.0), (120.0, 100.0)], &[], (150, 250)),
             run(
                 &[(170.0, 100.0), (200.0, 100.0), (150.0, 100.0)],
+                &[],
                 (160, 240),
             ),
         ];
@@ -252,30 +321,76 @@ mod tests {
         assert_eq!(r.range, (1.2, 2.0));
         assert_eq!(r.at_target, 4);
         assert_eq!(line.p99_runs, vec![(150, 250), (160, 240)]);
-        assert_eq!(line.meets(1.5), Some(true));
-        assert_eq!(line.meets(1.65), Some(false));
-        let text = table(&[line], 1.5);
+        assert_eq!(line.meets_rmcp(), Some(true));
+        // Files written before the session load joined the rounds: its cells are blank and
+        // its target is left to the rows.
+        assert_eq!(line.meets_session(), None);
+        let text = table(std::slice::from_ref(&line));
         assert!(
             text.ends_with(
                 "| 1 | 5 | 1.60× | 1.50× – 1.70× | 1.20× – 2.00× | 4 of 5 (≥ 1.5×) \
-                 | 150 / 250 µs; 160 / 240 µs |\n"
+                 | 150 / 250 µs; 160 / 240 µs | — | — | — | — |\n"
             ),
             "{text}"
         );
+        let higher = Line {
+            over_rmcp: ratio(&runs, 1, (STATELESS, RMCP), Target::AtLeast(1.65)),
+            ..line
+        };
+        assert_eq!(higher.meets_rmcp(), Some(false));
+    }
+
+    #[test]
+    fn a_stateless_post_is_judged_by_its_time_over_a_session_posts_in_the_same_round() {
+        // Session requests/s over stateless, round by round: 1.1, 1.3, 1.15, 1.25, 1.0 (the
+        // time ratio is the rates' inverse, and each divides the slices of one round).
+        let runs = [
+            run(
+                &[(100.0, 60.0), (130.0, 80.0), (100.0, 60.0)],
+                &[110.0, 169.0, 115.0],
+                (150, 250),
+            ),
+            run(&[(100.0, 60.0), (120.0, 70.0)], &[125.0, 120.0], (150, 250)),
+        ];
+        let paired = line(&runs, 1);
+        let r = paired.over_session.as_ref().expect("session rounds");
+        assert_eq!(r.rounds, 5);
+        assert!((r.median - 1.15).abs() < 1e-9, "{r:?}");
+        // At most 1.2×: 1.1, 1.15 and 1.0 are on the target's side.
+        assert_eq!(r.at_target, 3);
+        assert_eq!(paired.meets_session(), Some(true));
+        let text = table(std::slice::from_ref(&paired));
+        assert!(
+            text.ends_with("| 1.15× | 1.10× – 1.25× | 1.00× – 1.30× | 3 of 5 (≤ 1.2×) |\n"),
+            "{text}"
+        );
+        // Two more slow rounds move the median over 1.2×.
+        let slower = [
+            runs[0].clone(),
+            run(
+                &[(100.0, 60.0), (120.0, 70.0), (100.0, 60.0), (100.0, 60.0)],
+                &[125.0, 120.0, 140.0, 150.0],
+                (150, 250),
+            ),
+        ];
+        assert_eq!(line(&slower, 1).meets_session(), Some(false));
     }
 
     #[test]
     fn a_worse_p99_in_any_run_misses_and_no_rounds_say_nothing() {
         let runs = [
-            run(&[(200.0, 100.0)], (150, 250)),
-            run(&[(200.0, 100.0)], (260, 250)),
+            run(&[(200.0, 100.0)], &[], (150, 250)),
+            run(&[(200.0, 100.0)], &[], (260, 250)),
         ];
-        assert_eq!(line(&runs, 1).meets(1.5), Some(false));
+        assert_eq!(line(&runs, 1).meets_rmcp(), Some(false));
         let none = line(&runs, 64);
-        assert_eq!(none.meets(1.5), None);
-        assert_eq!(table(&[none], 1.5), "");
+        assert_eq!(none.meets_rmcp(), None);
+        assert_eq!(table(&[none]), "");
         // A round missing one side's figure is no round.
         let half = parse(&format!("round\t1\t0\t{STATELESS}\t100.0\n"));
-        assert_eq!(ratio(&[half], 1, (STATELESS, RMCP), 1.5), None);
+        assert_eq!(
+            ratio(&[half], 1, (STATELESS, RMCP), Target::AtLeast(1.5)),
+            None
+        );
     }
 }
