@@ -38,7 +38,7 @@ use crate::resource_template::ResourceTemplate;
 use crate::result_text;
 use crate::session::{Agreed, SessionState};
 use crate::shared::Shared;
-use crate::tasks::{self, TaskSupport};
+use crate::tasks::{self, TaskMethod, TaskSupport};
 use crate::tool::Tool;
 use crate::validate::validate;
 use mcpwire_model::version::{Feature, Version};
@@ -52,8 +52,8 @@ enum Prepared {
         chosen: Version,
         capabilities: Map<String, Value>,
     },
-    /// A method of the Tasks extension.
-    Task(Untyped),
+    /// A method of the Tasks extension, with its params.
+    Task(TaskMethod, Untyped),
     /// Any other method this layer serves.
     Call(Validated),
 }
@@ -76,13 +76,13 @@ pub(crate) fn handle(
                 chosen,
                 capabilities,
             } => initialize(&state, chosen, capabilities, &request),
-            Prepared::Task(fields) => {
+            Prepared::Task(task_method, fields) => {
                 let ctx = context(&state, version, fields.meta, request)?;
                 let method = ctx.request().method();
                 let result = tasks::serve(
                     &state.shared.tasks,
                     state.task_owner(),
-                    method,
+                    task_method,
                     ctx.client_capabilities(),
                     fields.task_id,
                     fields.input_responses,
@@ -152,13 +152,15 @@ fn prepare(
             chosen,
             capabilities,
         }
-    } else if version.is_stateless() && state.shared.offers.tasks && tasks::is_method(method) {
+    } else if let Some(task_method) =
+        TaskMethod::of(method).filter(|_| version.is_stateless() && state.shared.offers.tasks)
+    {
         // The extension's methods are in no version's schema: their params are read here.
         let mut fields: Untyped = decode_params(params, depth)?;
         if let Some(token) = fields.meta.as_mut().and_then(|m| m.progress_token.take()) {
             request.set_progress_token(token);
         }
-        Prepared::Task(fields)
+        Prepared::Task(task_method, fields)
     } else {
         if !version.has_request(method) || !offers(&state.shared, method) {
             return Err(RpcError::method_not_found());

@@ -48,9 +48,27 @@ pub enum TaskSupport {
     Required,
 }
 
-/// The task methods of the extension, served under 2026-07-28.
-pub(crate) fn is_method(method: &str) -> bool {
-    matches!(method, "tasks/get" | "tasks/update" | "tasks/cancel")
+/// A task method of the extension, served under 2026-07-28.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TaskMethod {
+    /// `tasks/get`: the task as it stands.
+    Get,
+    /// `tasks/update`: the client's answers to the task's input requests.
+    Update,
+    /// `tasks/cancel`: the task stopped.
+    Cancel,
+}
+
+impl TaskMethod {
+    /// The task method named `method`, if it is one.
+    pub(crate) fn of(method: &str) -> Option<TaskMethod> {
+        match method {
+            "tasks/get" => Some(TaskMethod::Get),
+            "tasks/update" => Some(TaskMethod::Update),
+            "tasks/cancel" => Some(TaskMethod::Cancel),
+            _ => None,
+        }
+    }
 }
 
 /// Whether the client capabilities of a request declare the extension.
@@ -78,7 +96,7 @@ pub(crate) fn missing_extension() -> RpcError {
 pub(crate) async fn serve(
     store: &TaskStore,
     owner: &str,
-    method: &str,
+    method: TaskMethod,
     capabilities: &Map<String, Value>,
     task_id: Option<String>,
     input_responses: Option<Map<String, Value>>,
@@ -91,18 +109,18 @@ pub(crate) async fn serve(
     };
     let id = task_id.ok_or_else(|| invalid("/taskId", "missing field `taskId`"))?;
     let responses = match method {
-        "tasks/update" => Some(
+        TaskMethod::Update => Some(
             input_responses
                 .ok_or_else(|| invalid("/inputResponses", "missing field `inputResponses`"))?,
         ),
-        _ => None,
+        TaskMethod::Get | TaskMethod::Cancel => None,
     };
     // Kept for the shared store (a copy only when there is one).
     let kept = store.shared().and_then(|_| responses.clone());
-    let local = match (method, responses) {
-        ("tasks/get", _) => store.get(owner, &id),
-        ("tasks/cancel", _) => store.cancel(owner, &id).map(|()| json!({})),
-        (_, responses) => store
+    let local = match method {
+        TaskMethod::Get => store.get(owner, &id),
+        TaskMethod::Cancel => store.cancel(owner, &id).map(|()| json!({})),
+        TaskMethod::Update => store
             .update(owner, &id, responses.unwrap_or_default())
             .map(|()| json!({})),
     };
@@ -110,14 +128,10 @@ pub(crate) async fn serve(
     let Some(shared) = store.shared().filter(|_| local.is_err()) else {
         return local;
     };
-    let found = match (method, kept) {
-        ("tasks/get", _) => return shared.get(owner, &id).await.ok_or_else(store::not_found),
-        ("tasks/cancel", _) => shared.cancel(owner, &id).await,
-        (_, responses) => {
-            shared
-                .update(owner, &id, responses.unwrap_or_default())
-                .await
-        }
+    let found = match method {
+        TaskMethod::Get => return shared.get(owner, &id).await.ok_or_else(store::not_found),
+        TaskMethod::Cancel => shared.cancel(owner, &id).await,
+        TaskMethod::Update => shared.update(owner, &id, kept.unwrap_or_default()).await,
     };
     if found {
         Ok(json!({}))
