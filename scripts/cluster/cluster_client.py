@@ -8,6 +8,10 @@ library only. Each command exits 0 when what it checks holds, 1 otherwise.
   resume URL PORT=PID,...               kill -9 mid-stream, resume with Last-Event-ID at
                                         another process, every missed event exactly once;
                                         then the session's 404 and a new initialize
+  flood URL ADDRESS COUNT               through nginx's sticky front end: a client on loopback
+                                        opens a session, a client at ADDRESS (another of this
+                                        machine's addresses) sends COUNT initializes; says
+                                        whether each one's first session is still served
   call URL                              one 2026-07-28 tools/call (test_simple_text)
   health URL...                         GET /healthz of each process: "up" or "down"
   pubsub URL...                         the same, of each process's subscription only
@@ -33,14 +37,19 @@ def meta():
     }
 
 
-def connect(url):
+def connect(url, source=None):
+    """A connection to `url`'s host, from the local address `source` when given."""
     parts = urllib.parse.urlsplit(url)
-    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=TIMEOUT), parts.path
+    source_address = (source, 0) if source else None
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=TIMEOUT,
+                                      source_address=source_address)
+    return conn, parts.path
 
 
-def post(url, body, headers=None, stream=False):
-    """POSTs `body`; returns (response, connection) with the response unread when streaming."""
-    conn, path = connect(url)
+def post(url, body, headers=None, stream=False, source=None):
+    """POSTs `body` (from the local address `source` when given); returns (response,
+    connection) with the response unread when streaming."""
+    conn, path = connect(url, source)
     all_headers = {
         "Content-Type": "application/json",
         "Accept": "application/json, text/event-stream",
@@ -182,20 +191,84 @@ def listen_trigger(a_url, b_url, rounds=3):
     return 0
 
 
-def initialize(url):
+def open_session(url, source=None):
+    """initialize, then notifications/initialized when it opened a session: (HTTP status,
+    session id or None, the answering upstream, the answer's first bytes)."""
     body = {
         "jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": V2025, "capabilities": {},
                    "clientInfo": {"name": "cluster-run", "version": "1"}},
     }
-    response, data = post(url, body)
+    response, data = post(url, body, source=source)
     session = response.getheader("Mcp-Session-Id")
-    upstream = response.getheader("X-Upstream")
-    if response.status != 200 or not session:
-        raise SystemExit(f"initialize: HTTP {response.status} {data[:200]!r}")
-    headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": V2025}
-    post(url, {"jsonrpc": "2.0", "method": "notifications/initialized"}, headers)
+    if response.status == 200 and session:
+        headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": V2025}
+        post(url, {"jsonrpc": "2.0", "method": "notifications/initialized"}, headers,
+             source=source)
+    else:
+        session = None
+    return response.status, session, response.getheader("X-Upstream"), data[:200]
+
+
+def initialize(url):
+    status, session, upstream, data = open_session(url)
+    if not session:
+        raise SystemExit(f"initialize: HTTP {status} {data!r}")
     return session, upstream
+
+
+def session_call(url, session, source=None):
+    """A tools/call (test_simple_text) in `session`: its HTTP status, whether the tool's
+    text came back, and the upstream that answered."""
+    headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": V2025}
+    body = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "test_simple_text", "arguments": {}}}
+    response, data = post(url, body, headers, source=source)
+    return response.status, b"simple text" in data, response.getheader("X-Upstream")
+
+
+def flood(url, address, count):
+    """One client's initialize flood through nginx, beside another client's session.
+
+    The victim, on loopback, opens a session and calls in it. The attacker, at `address`,
+    then sends `count` initializes, spread round-robin over the processes: more than its
+    share of sessions (64 per client) at each of them, so each process makes room by ending
+    the least recently used idle session of the client that asks. The victim's session is
+    the oldest of all: when every request through nginx counts as nginx's own client, the
+    attacker's flood ends it. The last two lines say of the attacker's first session, then of
+    the victim's: "served", "ended (HTTP <status>)" as the process that opened it answered,
+    or "not asked" when nginx sent the call to another process. Exits 0 when the victim was
+    served and the attacker's own first session was ended (its share was reached)."""
+    victim, victim_at = initialize(url)
+    status, ok, _ = session_call(url, victim)
+    print(f"victim (loopback): session {victim[:8]}… at {victim_at}, tools/call HTTP {status}")
+    if status != 200 or not ok:
+        return 1
+    statuses, first, first_at = {}, None, None
+    started = time.monotonic()
+    for _ in range(count):
+        status, session, upstream, _ = open_session(url, address)
+        if first is None and session:
+            first, first_at = session, upstream
+        statuses[status] = statuses.get(status, 0) + 1
+    taken = time.monotonic() - started
+    print(f"attacker ({address}): {count} initializes in {taken:.1f} s, answers "
+          + ", ".join(f"{n}× HTTP {status}" for status, n in sorted(statuses.items())))
+    verdicts = {}
+    for who, session, at, source in (("victim", victim, victim_at, None),
+                                     ("attacker", first, first_at, address)):
+        if session is None:
+            verdicts[who] = "no session"
+            continue
+        status, ok, upstream = session_call(url, session, source)
+        if upstream != at:
+            # Only the process that opened the session can say it ended.
+            verdicts[who] = f"not asked (HTTP {status} from {upstream}, not {at})"
+        else:
+            verdicts[who] = "served" if status == 200 and ok else f"ended (HTTP {status})"
+    print(f"attacker's first session: {verdicts['attacker']}")
+    print(f"victim: {verdicts['victim']}")
+    return 0 if verdicts["victim"] == "served" and verdicts["attacker"].startswith("ended") else 1
 
 
 def resume(url, pids):
@@ -303,6 +376,8 @@ def main(argv):
     if len(argv) == 3 and argv[0] == "resume":
         pids = dict(pair.split("=") for pair in argv[2].split(","))
         return resume(argv[1], {port: int(pid) for port, pid in pids.items()})
+    if len(argv) == 4 and argv[0] == "flood":
+        return flood(argv[1], argv[2], int(argv[3]))
     if len(argv) == 2 and argv[0] == "call":
         status, reply = call_tool(argv[1], "test_simple_text")
         print(f"HTTP {status} {reply[:120].decode(errors='replace')}")

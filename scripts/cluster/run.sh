@@ -22,7 +22,11 @@
 #      process, see nginx.conf.template): 100%;
 #   5. a stream's process killed (-9) mid-stream: the client resumes through nginx with
 #      Last-Event-ID at another process and gets every event it missed, exactly once; the dead
-#      session's next request is 404 and a new initialize works.
+#      session's next request is 404 and a new initialize works;
+#   6. one client's initialize flood through nginx (from another of this machine's
+#      addresses) leaves a loopback client's session served, and ends the flood's own oldest
+#      session; the same flood against processes that do not trust nginx ends the other
+#      client's session (issue 48: trusted proxies).
 #
 # (The issue's numbering: its items 1, 2, 4, 5 and 3 are steps 1 to 5 here.)
 # Exit status 0 when every step holds. MCPWIRE_CLUSTER_TIMEOUT bounds the whole run (seconds,
@@ -127,14 +131,16 @@ SECRET=$DIR/state-secret
 
 # start_process NAME PORT ARGS...: one conformance server process joined to the cluster,
 # trusting nginx (on loopback) to name each request's client in X-Forwarded-For, so that the
-# per-client limits count the clients behind nginx, not nginx.
+# per-client limits count the clients behind nginx, not nginx (TRUST=() for step 6's
+# control, which trusts nobody).
 declare -A PID_OF
+TRUST=(--trusted-proxy 127.0.0.1)
 start_process() {
     local name=$1 port=$2
     shift 2
     "$SERVER" --http "127.0.0.1:$port" --redis "$REDIS_URL" --state-secret-file "$SECRET" \
-        --trusted-proxy 127.0.0.1 "$@" \
-        2>"$DIR/$name.log" &
+        "${TRUST[@]}" "$@" \
+        2>>"$DIR/$name.log" &
     PID_OF[$port]=$!
     PIDS+=("$!")
     wait_port "$port"
@@ -311,10 +317,15 @@ if [ -z "$noticed" ] || [ -z "$back" ] || [ "$bad" != 0 ] || [ "$logged" != 2 ] 
 fi
 verdict 3b $status
 
+# start_sessions: the session-mode processes D, E and F, with TRUST as it stands.
+start_sessions() {
+    start_process D "$PORT_D" --session-tag 0d
+    start_process E "$PORT_E" --session-tag 0e
+    start_process F "$PORT_F" --session-tag 0f
+}
+
 stop_processes "$PORT_A" "$PORT_B" "$PORT_C"
-start_process D "$PORT_D" --session-tag 0d
-start_process E "$PORT_E" --session-tag 0e
-start_process F "$PORT_F" --session-tag 0f
+start_sessions
 echo
 echo "session-mode processes D :$PORT_D, E :$PORT_E, F :$PORT_F"
 
@@ -331,6 +342,48 @@ python3 "$CLIENT" resume "http://127.0.0.1:$STICKY_PORT/mcp" \
     "$PORT_D=${PID_OF[$PORT_D]},$PORT_E=${PID_OF[$PORT_E]},$PORT_F=${PID_OF[$PORT_F]}" \
     | sed 's/^/  /' || status=1
 verdict 5 $status
+
+# restart_sessions: D, E and F started again, empty, with TRUST as it stands; then nginx
+# reloaded, so that its new worker neither reuses a connection to the processes stopped nor
+# keeps a process off its upstream (max_fails=1: step 5's kill, or a stale connection, takes
+# a process off for 5 s, and its session's requests then go to the backup, which answers 404).
+restart_sessions() {
+    stop_processes "$PORT_D" "$PORT_E" "$PORT_F"
+    start_sessions
+    nginx -p "$DIR" -e "$DIR/nginx-error.log" -c "$DIR/nginx.conf" -s reload
+    sleep 1
+}
+
+echo
+echo "step 6: one client's initialize flood through nginx, beside another client's session"
+status=0
+# The servers count every loopback address as one client (the machine itself): the attacker
+# needs another of this machine's addresses. Nothing listens there; the attacker's
+# connections to nginx on 127.0.0.1 only come from it.
+ATTACKER=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -E '^[0-9.]+$' | grep -v '^127\.' \
+    | head -n 1 || true)
+# More initializes than three processes' shares (64 sessions per client at each).
+FLOOD=240
+if [ -z "$ATTACKER" ]; then
+    echo "  no IPv4 address but loopback on this machine: two clients cannot be told apart"
+    status=1
+else
+    restart_sessions
+    echo "  D, E, F trusting nginx (--trusted-proxy 127.0.0.1):"
+    python3 "$CLIENT" flood "http://127.0.0.1:$STICKY_PORT/mcp" "$ATTACKER" "$FLOOD" \
+        | sed 's/^/    /' || status=1
+    # The control: the same flood against processes that trust nobody, where every request
+    # through nginx is nginx's own: the flood must end the victim's session, or this step
+    # proves nothing.
+    TRUST=()
+    restart_sessions
+    echo "  the control, D, E, F trusting nobody:"
+    control=$(python3 "$CLIENT" flood "http://127.0.0.1:$STICKY_PORT/mcp" "$ATTACKER" \
+        "$FLOOD" || true)
+    sed 's/^/    /' <<<"$control"
+    [[ $control == *"victim: ended (HTTP 404)"* ]] || status=1
+fi
+verdict 6 $status
 
 echo
 if [ ${#FAILED[@]} -eq 0 ]; then
