@@ -20,10 +20,11 @@
 //! connections would take that process off its path for a lone connection
 //! (`http/repoll.rs`): 17% of one client's requests a second, measured with the same build
 //! in both places; and at 64 clients the two loads would hold 128 connections from one
-//! address, over the example's per-client share. The two processes serve alike: the
-//! stateless load on each, in the same rounds, read 1.02×, 1.02× and 0.97× at 1, 16 and 64
-//! clients (12 rounds each). The file gets each round's requests/s and each contender's
-//! latency percentiles over its slices.
+//! address, over the example's per-client share. The two processes serve alike: driven with
+//! the stateless load each, in the same rounds (a one-off A/A check on 2026-11-30, 12 rounds
+//! per concurrency), the second read 1.02×, 1.02× and 0.97× the first at 1, 16 and 64
+//! clients. The file gets each round's requests/s and each contender's latency percentiles
+//! over its slices.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

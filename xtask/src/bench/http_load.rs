@@ -292,7 +292,7 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
     for ((clients, over_rmcp, over_session, p99, rmcp_p99), line) in
         verdicts.into_iter().zip(&lines)
     {
-        let rows_met = over_rmcp.is_some_and(|r| OVER_RMCP.reached(r))
+        let rows_met = over_rmcp.is_some_and(|r| OVER_RMCP.met_by(r))
             && p99.zip(rmcp_p99).is_some_and(|(a, b)| a <= b);
         let rows = format!(
             "{}, p99 {} against {}",
@@ -300,37 +300,24 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
             p99.map_or("—".to_owned(), micros),
             rmcp_p99.map_or("—".to_owned(), micros),
         );
-        // Read from the paired rounds where the runs have them; from the rows otherwise.
-        let (rmcp_met, reading) = match (line.meets_rmcp(), &line.over_rmcp) {
-            (Some(met), Some(r)) => (
-                met,
-                format!(
-                    "paired rounds: median {} of {} rounds, p99 no worse in {} of {} runs; the \
-                     rows' fastest runs: {rows}",
-                    format_ratio(Some(r.median)),
-                    r.rounds,
-                    line.p99_no_worse(),
-                    line.p99_runs.len(),
-                ),
+        let p99_runs = format!(
+            ", p99 no worse in {} of {} runs",
+            line.p99_no_worse(),
+            line.p99_runs.len()
+        );
+        let (rmcp_met, reading) = target_reading(
+            line.meets_rmcp().zip(line.over_rmcp.as_ref()),
+            &p99_runs,
+            (rows_met, rows),
+        );
+        let (session_met, session_reading) = target_reading(
+            line.meets_session().zip(line.over_session.as_ref()),
+            "",
+            (
+                over_session.is_some_and(|r| OVER_SESSION.met_by(r)),
+                format_ratio(over_session),
             ),
-            _ => (rows_met, rows),
-        };
-        let session_rows = format_ratio(over_session);
-        let (session_met, session_reading) = match (line.meets_session(), &line.over_session) {
-            (Some(met), Some(r)) => (
-                met,
-                format!(
-                    "paired rounds: median {} of {} rounds; the rows' fastest runs: \
-                     {session_rows}",
-                    format_ratio(Some(r.median)),
-                    r.rounds,
-                ),
-            ),
-            _ => (
-                over_session.is_some_and(|r| OVER_SESSION.reached(r)),
-                session_rows,
-            ),
-        };
+        );
         let _ = writeln!(
             out,
             "- {clients} clients: mcpwire stateless {OVER_RMCP} rmcp's best requests/s with \
@@ -342,6 +329,27 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
     }
     out.push('\n');
     out
+}
+
+/// A target's verdict and what it was read from: the paired rounds when the runs have them
+/// (`paired`: their verdict and ratio; `detail` follows the count of rounds), else the rows
+/// (`rows`: their verdict and reading).
+fn target_reading(
+    paired: Option<(bool, &http_paired::Ratio)>,
+    detail: &str,
+    (rows_met, rows): (bool, String),
+) -> (bool, String) {
+    match paired {
+        Some((met, r)) => (
+            met,
+            format!(
+                "paired rounds: median {} of {} rounds{detail}; the rows' fastest runs: {rows}",
+                format_ratio(Some(r.median)),
+                r.rounds,
+            ),
+        ),
+        None => (rows_met, rows),
+    }
 }
 
 fn met(ok: bool) -> &'static str {
