@@ -26,6 +26,8 @@ import time
 import urllib.parse
 
 V2026 = "2026-07-28"
+# The servers' default share of sessions per client (`max_sessions_per_peer`).
+SESSIONS_PER_CLIENT = 64
 V2025 = "2025-11-25"
 TIMEOUT = 10
 
@@ -211,6 +213,7 @@ def open_session(url, source=None):
 
 
 def initialize(url):
+    """A session opened at `url` (exits when it cannot be): its id and the answering upstream."""
     status, session, upstream, data = open_session(url)
     if not session:
         raise SystemExit(f"initialize: HTTP {status} {data!r}")
@@ -235,28 +238,35 @@ def flood(url, address, count):
     share of sessions (64 per client) at each of them, so each process makes room by ending
     the least recently used idle session of the client that asks. The victim's session is
     the oldest of all: when every request through nginx counts as nginx's own client, the
-    attacker's flood ends it. The last two lines say of the attacker's first session, then of
-    the victim's: "served", "ended (HTTP <status>)" as the process that opened it answered,
-    or "not asked" when nginx sent the call to another process. Exits 0 when the victim was
-    served and the attacker's own first session was ended (its share was reached)."""
+    attacker's flood ends it. The last two lines say of the attacker's first session at the
+    victim's process, then of the victim's: "served", "ended (HTTP <status>)" as the process
+    that opened it answered, or "not asked" when nginx sent the call to another process.
+    Exits 0 when more than the attacker's share of its sessions reached the victim's process,
+    the victim was served there and the attacker's first session there was ended (404)."""
     victim, victim_at = initialize(url)
     status, ok, _ = session_call(url, victim)
     print(f"victim (loopback): session {victim[:8]}… at {victim_at}, tools/call HTTP {status}")
     if status != 200 or not ok:
         return 1
-    statuses, first, first_at = {}, None, None
+    statuses, opened_at, first = {}, {}, None
     started = time.monotonic()
     for _ in range(count):
         status, session, upstream, _ = open_session(url, address)
-        if first is None and session:
-            first, first_at = session, upstream
         statuses[status] = statuses.get(status, 0) + 1
+        if session:
+            opened_at[upstream] = opened_at.get(upstream, 0) + 1
+            if first is None and upstream == victim_at:
+                first = session
     taken = time.monotonic() - started
     print(f"attacker ({address}): {count} initializes in {taken:.1f} s, answers "
-          + ", ".join(f"{n}× HTTP {status}" for status, n in sorted(statuses.items())))
+          + ", ".join(f"{n}× HTTP {status}" for status, n in sorted(statuses.items()))
+          + "; sessions opened per process: "
+          + ", ".join(f"{at} {n}" for at, n in sorted(opened_at.items())))
+    # Unless the flood passed its share where the victim's session lives, nothing is shown.
+    flooded = opened_at.get(victim_at, 0) > SESSIONS_PER_CLIENT
     verdicts = {}
     for who, session, at, source in (("victim", victim, victim_at, None),
-                                     ("attacker", first, first_at, address)):
+                                     ("attacker", first, victim_at, address)):
         if session is None:
             verdicts[who] = "no session"
             continue
@@ -266,9 +276,13 @@ def flood(url, address, count):
             verdicts[who] = f"not asked (HTTP {status} from {upstream}, not {at})"
         else:
             verdicts[who] = "served" if status == 200 and ok else f"ended (HTTP {status})"
-    print(f"attacker's first session: {verdicts['attacker']}")
+    if not flooded:
+        print(f"FAIL: at most {SESSIONS_PER_CLIENT} of the flood's sessions reached the "
+              f"victim's process {victim_at}")
+    print(f"attacker's first session at {victim_at}: {verdicts['attacker']}")
     print(f"victim: {verdicts['victim']}")
-    return 0 if verdicts["victim"] == "served" and verdicts["attacker"].startswith("ended") else 1
+    evicted = verdicts["attacker"] == "ended (HTTP 404)"
+    return 0 if flooded and evicted and verdicts["victim"] == "served" else 1
 
 
 def resume(url, pids):
