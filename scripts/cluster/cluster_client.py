@@ -26,10 +26,10 @@ import time
 import urllib.parse
 
 V2026 = "2026-07-28"
-# The servers' default share of sessions per client (`max_sessions_per_peer`).
-SESSIONS_PER_CLIENT = 64
 V2025 = "2025-11-25"
 TIMEOUT = 10
+# The servers' default share of sessions per client (`max_sessions_per_peer`).
+SESSIONS_PER_CLIENT = 64
 
 
 def meta():
@@ -64,6 +64,11 @@ def post(url, body, headers=None, stream=False, source=None):
     data = response.read()
     conn.close()
     return response, data
+
+
+def session_headers(session):
+    """The headers of a request in the 2025-11-25 session `session`."""
+    return {"Mcp-Session-Id": session, "MCP-Protocol-Version": V2025}
 
 
 def headers_2026(method, name=None):
@@ -204,9 +209,8 @@ def open_session(url, source=None):
     response, data = post(url, body, source=source)
     session = response.getheader("Mcp-Session-Id")
     if response.status == 200 and session:
-        headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": V2025}
-        post(url, {"jsonrpc": "2.0", "method": "notifications/initialized"}, headers,
-             source=source)
+        post(url, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             session_headers(session), source=source)
     else:
         session = None
     return response.status, session, response.getheader("X-Upstream"), data[:200]
@@ -223,10 +227,9 @@ def initialize(url):
 def session_call(url, session, source=None):
     """A tools/call (test_simple_text) in `session`: its HTTP status, whether the tool's
     text came back, and the upstream that answered."""
-    headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": V2025}
     body = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "test_simple_text", "arguments": {}}}
-    response, data = post(url, body, headers, source=source)
+    response, data = post(url, body, session_headers(session), source=source)
     return response.status, b"simple text" in data, response.getheader("X-Upstream")
 
 
@@ -292,7 +295,7 @@ def resume(url, pids):
     session, upstream = initialize(url)
     port = upstream.rsplit(":", 1)[1]
     print(f"session {session[:8]}… lives at process :{port}")
-    headers = {"Mcp-Session-Id": session, "MCP-Protocol-Version": V2025}
+    headers = session_headers(session)
     body = {
         "jsonrpc": "2.0", "id": 7, "method": "tools/call",
         "params": {"_meta": {"progressToken": "p"}, "name": "test_numbered_progress",
