@@ -102,8 +102,8 @@ pub(super) struct Ratio {
 }
 
 impl Ratio {
-    /// Whether the median is on the target's side.
-    pub fn median_reaches(&self) -> bool {
+    /// Whether the median meets the target.
+    pub fn median_meets_target(&self) -> bool {
         self.target.met_by(self.median)
     }
 }
@@ -181,13 +181,13 @@ impl Line {
     pub fn meets_rmcp(&self) -> Option<bool> {
         let ratio = self.over_rmcp.as_ref()?;
         let runs = self.p99_runs.len();
-        Some(ratio.median_reaches() && runs > 0 && self.p99_no_worse() == runs)
+        Some(ratio.median_meets_target() && runs > 0 && self.p99_no_worse() == runs)
     }
 
     /// The stateless ÷ session target read from the rounds: the median on its side. `None`
     /// without rounds of the session load.
     pub fn meets_session(&self) -> Option<bool> {
-        Some(self.over_session.as_ref()?.median_reaches())
+        Some(self.over_session.as_ref()?.median_meets_target())
     }
 
     /// The runs whose mcpwire p99 is no worse than rmcp's.
