@@ -28,8 +28,9 @@ use serde_json::{Map, Value, json};
 use crate::catalog::Catalog;
 use crate::completion::{Argument, CompletionContext, CompletionRequest, Reference};
 use crate::context::Context;
-use crate::input_round::{InputRound, METHODS_WITH_INPUT};
+use crate::input_round::InputRound;
 use crate::listing::{self, PageKind, RenderPage, unsendable};
+use crate::method::Method;
 use crate::prompt::Prompt;
 use crate::request::{Listed, Meta, Request, Untyped, Validated};
 use crate::request_state::{self, Arguments, Binding};
@@ -78,7 +79,6 @@ pub(crate) fn handle(
             } => initialize(&state, chosen, capabilities, &request),
             Prepared::Task(task_method, fields) => {
                 let ctx = context(&state, version, fields.meta, request)?;
-                let method = ctx.request().method();
                 let result = tasks::serve(
                     &state.shared.tasks,
                     state.task_owner(),
@@ -88,7 +88,7 @@ pub(crate) fn handle(
                     fields.input_responses,
                 )
                 .await?;
-                finish(version, method, result)
+                finish(version, result)
             }
             Prepared::Call(Validated {
                 meta,
@@ -99,8 +99,7 @@ pub(crate) fn handle(
                 if let Request::List { of, cursor } = &call {
                     return list(&state.shared, *of, cursor.as_deref(), ctx.version());
                 }
-                let method = ctx.request().method();
-                let ctx = match input_round(&state.shared, method, &mut call, ctx.version())? {
+                let ctx = match input_round(&state.shared, &mut call, ctx.version())? {
                     Some(round) => ctx.with_input(Arc::new(round)),
                     None => ctx,
                 };
@@ -128,76 +127,60 @@ fn prepare(
     }
     let version = version.ok_or_else(RpcError::method_not_found)?;
     let depth = profile.limits().max_params_depth;
-    let method = request.method();
-    let prepared = if method == "initialize" {
-        let asked: AskedVersion = decode_params(params, depth)?;
-        let chosen = asked
-            .protocol_version
-            .as_deref()
-            .and_then(Version::parse)
-            .filter(|v| v.has_handshake())
-            .unwrap_or_else(Version::newest_with_handshake);
-        let Validated {
-            request: Request::Initialize { capabilities },
-            progress_token,
-            ..
-        } = validate(chosen, "initialize", params, depth)?
-        else {
-            return Err(RpcError::internal_error());
-        };
-        if let Some(token) = progress_token {
-            request.set_progress_token(token);
+    let method = Method::of(request.method()).ok_or_else(RpcError::method_not_found)?;
+    let offers = state.shared.offers;
+    let prepared = match method {
+        Method::Initialize => {
+            let asked: AskedVersion = decode_params(params, depth)?;
+            let chosen = asked
+                .protocol_version
+                .as_deref()
+                .and_then(Version::parse)
+                .filter(|v| v.has_handshake())
+                .unwrap_or_else(Version::newest_with_handshake);
+            let Validated {
+                request: Request::Initialize { capabilities },
+                progress_token,
+                ..
+            } = validate(chosen, Method::Initialize, params, depth)?
+            else {
+                return Err(RpcError::internal_error());
+            };
+            if let Some(token) = progress_token {
+                request.set_progress_token(token);
+            }
+            Prepared::Initialize {
+                chosen,
+                capabilities,
+            }
         }
-        Prepared::Initialize {
-            chosen,
-            capabilities,
+        // The extension's methods are in no version's schema: served under a stateless
+        // version by a server some of whose tools may run as tasks, their params read here.
+        Method::Task(task_method) if version.is_stateless() && method.offered_by(offers) => {
+            let mut fields: Untyped = decode_params(params, depth)?;
+            if let Some(token) = fields.meta.as_mut().and_then(|m| m.progress_token.take()) {
+                request.set_progress_token(token);
+            }
+            Prepared::Task(task_method, fields)
         }
-    } else if let Some(task_method) =
-        TaskMethod::of(method).filter(|_| version.is_stateless() && state.shared.offers.tasks)
-    {
-        // The extension's methods are in no version's schema: their params are read here.
-        let mut fields: Untyped = decode_params(params, depth)?;
-        if let Some(token) = fields.meta.as_mut().and_then(|m| m.progress_token.take()) {
-            request.set_progress_token(token);
+        method => {
+            if !version.has_request(method.name()) || !method.offered_by(offers) {
+                return Err(RpcError::method_not_found());
+            }
+            // The one decode: the version's generated params type, kept as the request. It
+            // reads `_meta.progressToken` too (the router leaves that to it: `server.rs`).
+            let mut validated = validate(version, method, params, depth)?;
+            if let Some(token) = validated.progress_token.take() {
+                request.set_progress_token(token);
+            }
+            Prepared::Call(validated)
         }
-        Prepared::Task(task_method, fields)
-    } else {
-        if !version.has_request(method) || !offers(&state.shared, method) {
-            return Err(RpcError::method_not_found());
-        }
-        // The one decode: the version's generated params type, kept as the request. It reads
-        // `_meta.progressToken` too (the router leaves that to it: `server.rs`).
-        let mut validated = validate(version, method, params, depth)?;
-        if let Some(token) = validated.progress_token.take() {
-            request.set_progress_token(token);
-        }
-        Prepared::Call(validated)
     };
     Ok((version, prepared))
 }
 
 fn null() -> Box<RawValue> {
     RawValue::from_string("null".into()).unwrap_or_else(|_| Box::default())
-}
-
-/// Whether this server offers `method` (beyond the version having it).
-fn offers(shared: &Shared, method: &str) -> bool {
-    match method {
-        "ping" | "server/discover" | "logging/setLevel" => true,
-        "tools/list" | "tools/call" => shared.offers.tools,
-        "resources/list"
-        | "resources/read"
-        | "resources/templates/list"
-        | "resources/subscribe"
-        | "resources/unsubscribe" => shared.offers.resources,
-        "prompts/list" | "prompts/get" => shared.offers.prompts,
-        "completion/complete" => shared.offers.completions,
-        // Something to listen to: a list that can change, or resources to watch.
-        "subscriptions/listen" => {
-            shared.offers.tools || shared.offers.prompts || shared.offers.resources
-        }
-        _ => false,
-    }
 }
 
 /// The handler context: the version, the client's capabilities and log level, from
@@ -254,17 +237,14 @@ fn with_identity(context: Context, _: &SessionState) -> Context {
 /// those carried by `requestState` (verified first: -32602 at `/requestState` otherwise).
 fn input_round(
     shared: &Shared,
-    method: &str,
     request: &mut Request,
     version: Version,
 ) -> Result<Option<InputRound>, RpcError> {
     if !version.has(Feature::InputRequests) {
         return Ok(None);
     }
-    let Some(&method) = METHODS_WITH_INPUT.iter().find(|m| **m == method) else {
-        return Ok(None);
-    };
-    let (target, arguments, input) = match request {
+    // The methods whose results may be input-required.
+    let (method, target, arguments, input) = match request {
         Request::CallTool {
             name,
             arguments,
@@ -279,7 +259,7 @@ fn input_round(
                 }
                 Some(_) => Arguments::Pending,
             };
-            (name, arguments, input)
+            (Method::CallTool, name, arguments, input)
         }
         Request::GetPrompt {
             name,
@@ -293,12 +273,14 @@ fn input_round(
                         .collect(),
                 )
             });
-            (name, Arguments::Value(arguments), input)
+            (Method::GetPrompt, name, Arguments::Value(arguments), input)
         }
-        Request::ReadResource { uri, input } => (uri, Arguments::Absent, input),
+        Request::ReadResource { uri, input } => {
+            (Method::ReadResource, uri, Arguments::Absent, input)
+        }
         _ => return Ok(None),
     };
-    let mut binding = Binding::new(method, target.clone(), arguments);
+    let mut binding = Binding::new(method.name(), target.clone(), arguments);
     let carried = match input.request_state.take() {
         Some(state) => request_state::open(&shared.state_key, &state, binding.digest())?,
         None => Map::new(),
@@ -497,7 +479,7 @@ async fn call_tool(
                     let tokens = (&request, token);
                     let done = tasks::run::call(&shared.tasks, owner, round, tokens, work);
                     let done = Box::pin(done).await;
-                    finish(version, "tools/call", done?)
+                    finish(version, done?)
                 }
                 // Written once, from the version's generated type, as the result's text.
                 None => {
@@ -652,33 +634,25 @@ fn discover(shared: &Shared, version: Version) -> Result<Box<RawValue>, RpcError
 }
 
 /// The text of a result built as a [`Value`] (the Tasks extension's, which no version's
-/// schema has a type for) with what every result of
-/// `version` carries added: from 2026-07-28 `resultType` (`complete` unless the result is
-/// input-required), and on complete list, read and discover results `ttlMs` and
-/// `cacheScope` (0 ms: lists can change at runtime; public: nothing here depends on who
-/// asks). Every other result is written once from its generated type, which carries these.
-fn finish(version: Version, method: &str, mut result: Value) -> Result<Box<RawValue>, RpcError> {
-    complete_members(version, method, &mut result);
+/// schema has a type for) with what every result of `version` carries added: from
+/// 2026-07-28 `resultType` (`complete` unless the result says otherwise: an input-required
+/// result, a task handle). None of these results is cacheable (no `ttlMs`, no
+/// `cacheScope`). Every other result is written once from its generated type.
+fn finish(version: Version, mut result: Value) -> Result<Box<RawValue>, RpcError> {
+    result_type(version, &mut result);
     result_text::result_text(&result).map_err(|e| {
         RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
     })
 }
 
-/// The members [`finish`] adds to a result of `method` under `version`.
-fn complete_members(version: Version, method: &str, result: &mut Value) {
+/// The `resultType` [`finish`] adds to a result under `version`, unless it has one.
+fn result_type(version: Version, result: &mut Value) {
     if version.has(Feature::ResultType)
         && let Value::Object(members) = result
     {
-        let complete = *members
+        members
             .entry("resultType")
-            .or_insert_with(|| "complete".into())
-            == "complete";
-        let cacheable =
-            method.ends_with("/list") || method == "resources/read" || method == "server/discover";
-        if complete && cacheable {
-            members.insert("ttlMs".into(), 0.into());
-            members.insert("cacheScope".into(), "public".into());
-        }
+            .or_insert_with(|| "complete".into());
     }
 }
 
@@ -825,7 +799,7 @@ mod tests {
                 ListPage { items, next_cursor }.to_json(version)
             }
         };
-        finish(version, method, result.map_err(unsendable)?)
+        finish(version, result.map_err(unsendable)?)
     }
 
     /// Every page of every list, under every version, twice (rendered, then kept): the
@@ -847,7 +821,9 @@ mod tests {
                         let mut cursor: Option<String> = None;
                         let mut pages = 0;
                         loop {
-                            let of = Listed::of(method).expect("a list method");
+                            let Some(Method::List(of)) = Method::of(method) else {
+                                panic!("{method} is no list method");
+                            };
                             let kept = list(shared, of, cursor.as_deref(), version);
                             let whole = rendered_whole(shared, method, cursor.as_deref(), version);
                             pages += 1;

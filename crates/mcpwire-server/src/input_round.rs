@@ -37,9 +37,6 @@ use crate::request_state::{self, Binding, StateKey};
 use crate::tasks::TaskInputs;
 use mcpwire_types::JsonObject;
 
-/// The methods whose results may be input-required.
-pub(crate) const METHODS_WITH_INPUT: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
-
 /// One run of a handler under 2026-07-28: the answers it can use, and the asks it made.
 #[derive(Debug)]
 pub(crate) struct InputRound {

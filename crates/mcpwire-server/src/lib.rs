@@ -171,6 +171,7 @@ mod hex;
 mod input_round;
 mod listen;
 mod listing;
+mod method;
 mod param_headers;
 mod prompt;
 #[cfg(feature = "redis")]

@@ -24,7 +24,7 @@ pub(crate) struct Validated {
     pub(crate) request: Request,
 }
 
-/// The lists a server serves, one `*/list` method each.
+/// The lists a server serves, one `*/list` method each ([`Method::List`](crate::method::Method)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Listed {
     /// `tools/list`.
@@ -35,19 +35,6 @@ pub(crate) enum Listed {
     ResourceTemplates,
     /// `prompts/list`.
     Prompts,
-}
-
-impl Listed {
-    /// The list `method` asks for.
-    pub(crate) fn of(method: &str) -> Option<Listed> {
-        Some(match method {
-            "tools/list" => Listed::Tools,
-            "resources/list" => Listed::Resources,
-            "resources/templates/list" => Listed::ResourceTemplates,
-            "prompts/list" => Listed::Prompts,
-            _ => return None,
-        })
-    }
 }
 
 /// The methods this layer serves, with the members each reads.

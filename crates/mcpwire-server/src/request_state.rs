@@ -99,7 +99,7 @@ fn now_secs() -> u64 {
 /// arguments: a `tools/call` hands its arguments over once its tool has decoded them.
 #[derive(Debug)]
 pub(crate) struct Binding {
-    /// The request's method (one of `METHODS_WITH_INPUT`).
+    /// The request's method (`tools/call`, `prompts/get` or `resources/read`).
     method: &'static str,
     /// The tool or prompt name, or the resource URI.
     target: String,

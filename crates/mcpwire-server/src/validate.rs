@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::request::{Input, Listed, Meta, Request, Untyped, Validated};
+use crate::method::Method;
+use crate::request::{Input, Meta, Request, Untyped, Validated};
 use mcpwire_model::version::Version;
 
 /// A member of a generated value as this layer's own type (the same JSON: a prompt
@@ -36,22 +37,30 @@ fn members<T: Serialize>(value: T) -> Result<Map<String, Value>, RpcError> {
 
 /// The members of a method this layer does not type-check, decoded once.
 fn untyped(
-    method: &str,
+    method: Method,
     params: Option<RawParams<'_>>,
     max_depth: usize,
 ) -> Result<Validated, RpcError> {
     let mut fields: Untyped = decode_params(params, max_depth)?;
     let request = match method {
-        "ping" => Request::Ping,
-        "server/discover" => Request::Discover,
-        "subscriptions/listen" => Request::Listen(fields.notifications.unwrap_or_default()),
-        method => match Listed::of(method) {
-            Some(of) => Request::List {
-                of,
-                cursor: fields.cursor,
-            },
-            None => return Err(RpcError::method_not_found()),
+        Method::Ping => Request::Ping,
+        Method::Discover => Request::Discover,
+        Method::Listen => Request::Listen(fields.notifications.unwrap_or_default()),
+        Method::List(of) => Request::List {
+            of,
+            cursor: fields.cursor,
         },
+        // Typed by every version that has them, or (the Tasks extension's) decoded by
+        // dispatch itself.
+        Method::Initialize
+        | Method::CallTool
+        | Method::ReadResource
+        | Method::GetPrompt
+        | Method::SetLevel
+        | Method::Complete
+        | Method::Subscribe
+        | Method::Unsubscribe
+        | Method::Task(_) => return Err(RpcError::method_not_found()),
     };
     // Moved out: `Validated` carries the token, as for the typed methods.
     let progress_token = fields
@@ -139,12 +148,12 @@ macro_rules! handshake_version {
     ($module:ident, $params:ident, $depth:ident, $method:ident, $context:ident, $ping:ident) => {{
         use $module as m;
         match $method {
-            "ping" => {
+            Method::Ping => {
                 let p: Option<m::$ping> = decode_params($params, $depth)?;
                 let token = p.and_then(|p| progress_token!($module, $ping, p));
                 handshake(token, Request::Ping)
             }
-            method if let Some(of) = Listed::of(method) => {
+            Method::List(of) => {
                 let p: Option<m::PaginatedRequestParams> = decode_params($params, $depth)?;
                 let token = p
                     .as_ref()
@@ -157,7 +166,7 @@ macro_rules! handshake_version {
                     },
                 )
             }
-            "initialize" => {
+            Method::Initialize => {
                 let p: m::InitializeRequestParams = decode_params($params, $depth)?;
                 let token = progress_token!($module, InitializeRequestParams, p);
                 handshake(
@@ -167,7 +176,7 @@ macro_rules! handshake_version {
                     },
                 )
             }
-            "tools/call" => {
+            Method::CallTool => {
                 let p: m::CallToolRequestParams = decode_params($params, $depth)?;
                 let token = progress_token!($module, CallToolRequestParams, p);
                 handshake(
@@ -179,7 +188,7 @@ macro_rules! handshake_version {
                     },
                 )
             }
-            "resources/read" => {
+            Method::ReadResource => {
                 let p: m::ReadResourceRequestParams = decode_params($params, $depth)?;
                 let token = progress_token!($module, ReadResourceRequestParams, p);
                 handshake(
@@ -190,7 +199,7 @@ macro_rules! handshake_version {
                     },
                 )
             }
-            "prompts/get" => {
+            Method::GetPrompt => {
                 let p: m::GetPromptRequestParams = decode_params($params, $depth)?;
                 let token = progress_token!($module, GetPromptRequestParams, p);
                 handshake(
@@ -202,12 +211,12 @@ macro_rules! handshake_version {
                     },
                 )
             }
-            "logging/setLevel" => {
+            Method::SetLevel => {
                 let p: m::SetLevelRequestParams = decode_params($params, $depth)?;
                 let token = progress_token!($module, SetLevelRequestParams, p);
                 handshake(token, Request::SetLevel(convert(p.level)?))
             }
-            "completion/complete" => {
+            Method::Complete => {
                 let p: m::CompleteRequestParams = decode_params($params, $depth)?;
                 let token = progress_token!($module, CompleteRequestParams, p);
                 handshake(
@@ -219,7 +228,7 @@ macro_rules! handshake_version {
                     },
                 )
             }
-            "resources/subscribe" => {
+            Method::Subscribe => {
                 let p: m::SubscribeRequestParams = decode_params($params, $depth)?;
                 let token = progress_token!($module, SubscribeRequestParams, p);
                 handshake(
@@ -230,7 +239,7 @@ macro_rules! handshake_version {
                     },
                 )
             }
-            "resources/unsubscribe" => {
+            Method::Unsubscribe => {
                 let p: m::UnsubscribeRequestParams = decode_params($params, $depth)?;
                 let token = progress_token!($module, UnsubscribeRequestParams, p);
                 handshake(
@@ -273,26 +282,26 @@ fn input(
 
 /// Decodes with the params types of 2026-07-28 (stateless: `_meta` in every request).
 fn stateless(
-    method: &str,
+    method: Method,
     params: Option<RawParams<'_>>,
     depth: usize,
 ) -> Result<Validated, RpcError> {
     use v2026_07_28 as m;
     let (stated, request) = match method {
-        method if let Some(of) = Listed::of(method) => {
+        Method::List(of) => {
             let p: m::PaginatedRequestParams = decode_params(params, depth)?;
             let cursor = p.cursor;
             (p.meta, Request::List { of, cursor })
         }
-        "subscriptions/listen" => {
+        Method::Listen => {
             let p: m::SubscriptionsListenRequestParams = decode_params(params, depth)?;
             (p.meta, Request::Listen(p.notifications))
         }
-        "server/discover" => {
+        Method::Discover => {
             let p: m::RequestParams = decode_params(params, depth)?;
             (p.meta, Request::Discover)
         }
-        "tools/call" => {
+        Method::CallTool => {
             let p: m::CallToolRequestParams = decode_params(params, depth)?;
             let input = input(p.input_responses, p.request_state)?;
             let (name, arguments) = (p.name, p.arguments);
@@ -305,12 +314,12 @@ fn stateless(
                 },
             )
         }
-        "resources/read" => {
+        Method::ReadResource => {
             let p: m::ReadResourceRequestParams = decode_params(params, depth)?;
             let input = input(p.input_responses, p.request_state)?;
             (p.meta, Request::ReadResource { uri: p.uri, input })
         }
-        "prompts/get" => {
+        Method::GetPrompt => {
             let p: m::GetPromptRequestParams = decode_params(params, depth)?;
             let input = input(p.input_responses, p.request_state)?;
             let (name, arguments) = (p.name, p.arguments);
@@ -323,7 +332,7 @@ fn stateless(
                 },
             )
         }
-        "completion/complete" => {
+        Method::Complete => {
             let p: m::CompleteRequestParams = decode_params(params, depth)?;
             let reference = convert(p.r#ref)?;
             let argument = convert(p.argument)?;
@@ -351,7 +360,7 @@ fn stateless(
 /// uses).
 pub(crate) fn validate(
     version: Version,
-    method: &str,
+    method: Method,
     params: Option<RawParams<'_>>,
     depth: usize,
 ) -> Result<Validated, RpcError> {
@@ -375,6 +384,10 @@ pub(crate) fn validate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::request::Listed;
+
+    const TOOLS: Method = Method::List(Listed::Tools);
+    const TEMPLATES: Method = Method::List(Listed::ResourceTemplates);
 
     fn pointer(error: &RpcError) -> String {
         let data: serde_json::Value = serde_json::from_str(error.data().unwrap().get()).unwrap();
@@ -385,18 +398,18 @@ mod tests {
     fn each_version_refuses_by_its_own_schema() {
         let call = RawParams::parse(r#"{"arguments":{}}"#);
         for version in Version::ALL.into_iter().filter(|v| v.has_handshake()) {
-            let error = validate(version, "tools/call", call, 64).unwrap_err();
+            let error = validate(version, Method::CallTool, call, 64).unwrap_err();
             assert_eq!(error.code(), -32602);
             assert_eq!(pointer(&error), "/name", "{version}");
         }
         // 2026-07-28 requires `_meta` with the protocol version; earlier versions do not.
         let plain = RawParams::parse(r#"{"name":"add"}"#);
-        assert!(validate(Version::V2025_11_25, "tools/call", plain, 64).is_ok());
-        let error = validate(Version::V2026_07_28, "tools/call", plain, 64).unwrap_err();
+        assert!(validate(Version::V2025_11_25, Method::CallTool, plain, 64).is_ok());
+        let error = validate(Version::V2026_07_28, Method::CallTool, plain, 64).unwrap_err();
         assert_eq!(pointer(&error), "/_meta");
         // Absent list params are fine before 2026-07-28.
-        assert!(validate(Version::V2024_11_05, "tools/list", None, 64).is_ok());
-        assert!(validate(Version::V2026_07_28, "tools/list", None, 64).is_err());
+        assert!(validate(Version::V2024_11_05, TOOLS, None, 64).is_ok());
+        assert!(validate(Version::V2026_07_28, TOOLS, None, 64).is_err());
     }
 
     #[test]
@@ -404,44 +417,33 @@ mod tests {
         // `resources/templates/list` takes the paginated params, `_meta` included in
         // 2026-07-28, as `tools/list` does.
         let no_meta = RawParams::parse(r#"{"cursor":"c"}"#);
-        let error = validate(
-            Version::V2026_07_28,
-            "resources/templates/list",
-            no_meta,
-            64,
-        )
-        .unwrap_err();
+        let error = validate(Version::V2026_07_28, TEMPLATES, no_meta, 64).unwrap_err();
         assert_eq!((error.code(), pointer(&error).as_str()), (-32602, "/_meta"));
-        assert!(validate(Version::V2026_07_28, "resources/templates/list", None, 64).is_err());
+        assert!(validate(Version::V2026_07_28, TEMPLATES, None, 64).is_err());
         let numeric = RawParams::parse(r#"{"cursor":5}"#);
         for version in Version::ALL {
-            let error = validate(version, "resources/templates/list", numeric, 64).unwrap_err();
+            let error = validate(version, TEMPLATES, numeric, 64).unwrap_err();
             assert_eq!(error.code(), -32602, "{version}");
         }
-        assert!(
-            validate(
-                Version::V2025_11_25,
-                "resources/templates/list",
-                no_meta,
-                64
-            )
-            .is_ok()
-        );
+        assert!(validate(Version::V2025_11_25, TEMPLATES, no_meta, 64).is_ok());
         // `subscriptions/listen` (2026-07-28) requires `_meta` and the filter.
         let filter = RawParams::parse(r#"{"notifications":{}}"#);
-        let error = validate(Version::V2026_07_28, "subscriptions/listen", filter, 64).unwrap_err();
+        let error = validate(Version::V2026_07_28, Method::Listen, filter, 64).unwrap_err();
         assert_eq!(pointer(&error), "/_meta");
         // `ping`'s progress token is a string or an integer under every version with `ping`.
         let bad_token = RawParams::parse(r#"{"_meta":{"progressToken":[1]}}"#);
         let good_token = RawParams::parse(r#"{"_meta":{"progressToken":1}}"#);
         for version in Version::ALL.into_iter().filter(|v| v.has_handshake()) {
-            let error = validate(version, "ping", bad_token, 64).unwrap_err();
+            let error = validate(version, Method::Ping, bad_token, 64).unwrap_err();
             assert_eq!(error.code(), -32602, "{version}");
             assert!(
-                validate(version, "ping", good_token, 64).is_ok(),
+                validate(version, Method::Ping, good_token, 64).is_ok(),
                 "{version}"
             );
-            assert!(validate(version, "ping", None, 64).is_ok(), "{version}");
+            assert!(
+                validate(version, Method::Ping, None, 64).is_ok(),
+                "{version}"
+            );
         }
     }
 }

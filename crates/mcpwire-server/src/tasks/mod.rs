@@ -59,18 +59,6 @@ pub(crate) enum TaskMethod {
     Cancel,
 }
 
-impl TaskMethod {
-    /// The task method named `method`, if it is one.
-    pub(crate) fn of(method: &str) -> Option<TaskMethod> {
-        match method {
-            "tasks/get" => Some(TaskMethod::Get),
-            "tasks/update" => Some(TaskMethod::Update),
-            "tasks/cancel" => Some(TaskMethod::Cancel),
-            _ => None,
-        }
-    }
-}
-
 /// Whether the client capabilities of a request declare the extension.
 pub(crate) fn declared(capabilities: &Map<String, Value>) -> bool {
     capabilities
