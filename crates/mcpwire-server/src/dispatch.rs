@@ -110,8 +110,9 @@ pub(crate) fn handle(
 }
 
 /// The version in force and what the request's params say, in the order of the module's
-/// checks: the version, `initialize`, the Tasks extension, whether the version and this
-/// server have the method, then the params decoded as the version's generated type.
+/// checks: the version, the method (named once, as a [`Method`]: a name this layer does not
+/// serve is -32601), `initialize`, the Tasks extension, whether the version and this server
+/// have the method, then the params decoded as the version's generated type.
 fn prepare(
     state: &SessionState,
     params: Option<RawParams<'_>>,
