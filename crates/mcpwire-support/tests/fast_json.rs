@@ -196,6 +196,15 @@ fn check_value(text: &str) -> Result<(), TestCaseError> {
         (None, Ok(json)) => prop_assert!(false, "fast path gave up on valid JSON: {json}"),
         (None, Err(_)) => {}
     }
+    // The same value decoded from the start of a longer text, ending where the value ends.
+    if let Some(fast) = &fast {
+        let followed = format!("{text}}}");
+        let (prefix, end) = fast_json::try_from_str_prefix::<Value>(&followed)
+            .ok_or_else(|| TestCaseError::fail(format!("no prefix decode of {followed}")))?;
+        prop_assert!(same_bits(&prefix, fast), "{prefix} != {fast}");
+        let value_end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
+        prop_assert_eq!(end, value_end, "{}", text);
+    }
     match (fast_json::from_str::<Value>(text), json) {
         (Ok(fast), Ok(json)) => prop_assert!(same_bits(&fast, &json)),
         (Err(fast), Err(json)) => prop_assert_eq!(fast.to_string(), json.to_string()),

@@ -84,10 +84,27 @@ pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T> {
 /// assert_eq!(fast_json::try_from_str::<Vec<u8>>("[1, 2] x"), None);
 /// ```
 pub fn try_from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Option<T> {
+    let (value, end) = try_from_str_prefix(text)?;
+    (skip_whitespace(text.as_bytes(), end) == text.len()).then_some(value)
+}
+
+/// Decodes a `T` from the start of `text` on the fast path alone, whatever follows it: the
+/// value serde_json's `StreamDeserializer` gives for the first value of `text` (serde_json's
+/// recursion limit included) and the index just after that value, or `None` where the fast
+/// path gives up. What follows the value is not looked at; the caller checks it.
+///
+/// ```
+/// use mcpwire_support::fast_json;
+/// assert_eq!(
+///     fast_json::try_from_str_prefix::<Vec<u8>>(" [1, 2] }"),
+///     Some((vec![1, 2], 7))
+/// );
+/// assert_eq!(fast_json::try_from_str_prefix::<Vec<u8>>("[1, \"x\"] }"), None);
+/// ```
+pub fn try_from_str_prefix<'de, T: Deserialize<'de>>(text: &'de str) -> Option<(T, usize)> {
     let mut deserializer = Deserializer::new(text);
     let value = T::deserialize(&mut deserializer).ok()?;
-    let end = skip_whitespace(deserializer.bytes, deserializer.at);
-    (!deserializer.failed && end == text.len()).then_some(value)
+    (!deserializer.failed).then_some((value, deserializer.at))
 }
 
 /// The deserializer: the text, where it is, and serde_json's recursion budget.

@@ -13,7 +13,7 @@
 //! safe_arch's safe functions.
 
 mod de;
-pub use de::{from_str, try_from_str};
+pub use de::{from_str, try_from_str, try_from_str_prefix};
 pub mod escapes;
 #[cfg(target_arch = "x86_64")]
 pub mod lanes;

@@ -16,6 +16,8 @@
 //! `}`. When the fast path does answer, its event is the one the two-pass path gives:
 //! `tests/prop_single_pass.rs` checks that over generated valid and malformed frames.
 
+use mcpwire_types::support::fast_json;
+
 /// What every success response to this peer opens with, up to the id.
 const OPENING: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
 
@@ -56,10 +58,17 @@ pub(crate) fn closes_the_frame(tail: &str) -> bool {
 
 /// Decodes a `T` from the start of `text` with serde_json's default depth limit; `None` on
 /// any error (the two-pass path reports it).
+///
+/// `fast_json` first, as the two-pass path decodes a result (the value serde_json gives,
+/// long strings with escapes decoded faster); where it gives up, serde_json's own prefix
+/// decode, so the single pass answers exactly the frames it answered with serde_json alone.
 pub(crate) fn decode_prefix<T>(text: &str) -> Option<(super::AnyResult, usize)>
 where
     T: serde::de::DeserializeOwned + Send + 'static,
 {
+    if let Some((value, used)) = fast_json::try_from_str_prefix::<T>(text) {
+        return Some((super::AnyResult(Box::new(value)), used));
+    }
     let mut values = serde_json::Deserializer::from_str(text).into_iter::<T>();
     let value = values.next()?.ok()?;
     Some((super::AnyResult(Box::new(value)), values.byte_offset()))
