@@ -500,6 +500,69 @@ fn every_shape_of_serdes_data_model_decodes_as_serde_json_decodes_it() {
     same::<u8>("", false);
 }
 
+/// How a string was handed over: given away (`visit_string`) or lent (`visit_str`).
+#[derive(Debug, PartialEq)]
+struct Given(String, bool);
+
+impl<'de> Deserialize<'de> for Given {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Given;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Given, E> {
+                Ok(Given(v.to_owned(), false))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Given, E> {
+                Ok(Given(v, true))
+            }
+        }
+        deserializer.deserialize_string(Visit)
+    }
+}
+
+#[test]
+fn a_long_string_with_escapes_is_given_away_not_copied() {
+    let long = format!("{}\\n", "line of text ".repeat(400));
+    for (text, given) in [
+        (format!("\"{long}\""), true),
+        (format!("[\"{long}\", \"short\\n\", \"{long}\"]"), true),
+        (r#""short\n""#.to_owned(), false),
+    ] {
+        let expected: serde_json::Value = serde_json::from_str(&text).unwrap();
+        match expected {
+            serde_json::Value::String(expected) => {
+                let got = fast_json::try_from_str::<Given>(&text).unwrap();
+                assert_eq!(got, Given(expected, given));
+            }
+            serde_json::Value::Array(items) => {
+                let got = fast_json::try_from_str::<Vec<Given>>(&text).unwrap();
+                let texts: Vec<_> = got.iter().map(|g| g.0.clone()).collect();
+                assert_eq!(
+                    texts,
+                    items
+                        .iter()
+                        .map(|i| i.as_str().unwrap())
+                        .collect::<Vec<_>>()
+                );
+                let ways: Vec<_> = got.iter().map(|g| g.1).collect();
+                assert_eq!(ways, [true, false, true]);
+                // Given away at its length: the buffer holds no more than the string.
+                assert!(got.iter().all(|g| !g.1 || g.0.capacity() == g.0.len()));
+            }
+            other => panic!("{other}"),
+        }
+    }
+    // serde_json's `String` and `Value` take it as they take a copied one.
+    let text = format!("\"{long}\"");
+    assert_eq!(
+        fast_json::try_from_str::<String>(&text),
+        serde_json::from_str::<String>(&text).ok()
+    );
+}
+
 #[test]
 fn nesting_stops_where_serde_json_stops() {
     let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));

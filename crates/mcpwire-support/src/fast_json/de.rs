@@ -7,16 +7,17 @@
 //! has a decode of its own to fall back to.
 //!
 //! What makes it faster: a string's next quote, backslash or control character is found 64
-//! bytes at a time (`string.rs`), the plain runs between escapes are copied whole, and a
-//! string without an escape is lent from the input (`visit_borrowed_str`, as serde_json lends
-//! it). A long text with an escape every few dozen bytes (a resource's text, a tool's output)
+//! bytes at a time (`string.rs`), the plain runs between escapes are copied whole, a string
+//! without an escape is lent from the input (`visit_borrowed_str`, as serde_json lends it),
+//! and a long one with escapes is given away rather than copied once more. A long text with an escape every few dozen bytes (a resource's text, a tool's output)
 //! is where serde_json, which goes eight bytes at a time and back to its loop after every
 //! escape, spends a typed decode's time.
 //!
 //! What it hands over is serde_json's, call for call:
 //!
 //! - the same `visit_*` calls for every `deserialize_*` call: a string borrowed or copied as
-//!   serde_json has it, `null` to `visit_unit` (`visit_none` for an option), an object as a
+//!   serde_json has it (except that a string with escapes decoded to 4 KiB or more is given
+//!   away, `visit_string`, whose default lends it to `visit_str` as serde_json would), `null` to `visit_unit` (`visit_none` for an option), an object as a
 //!   map whose keys are strings (numbers and booleans inside a key's quotes for the types
 //!   that ask, as serde_json reads them), an enum from a string or a one-member object;
 //! - whole numbers as `u64` / `i64` where serde_json has them so; every other number (a
@@ -106,6 +107,11 @@ pub fn try_from_str_prefix<'de, T: Deserialize<'de>>(text: &'de str) -> Option<(
     let value = T::deserialize(&mut deserializer).ok()?;
     (!deserializer.failed).then_some((value, deserializer.at))
 }
+
+/// From this length on, a string with escapes is handed over as the `String` it was decoded
+/// into (`visit_string`) rather than lent to be copied (`visit_str`): copying 4 KiB costs
+/// more than the allocation a new buffer for the next such string may take.
+const OWNED_STRING: usize = 4096;
 
 /// The deserializer: the text, where it is, and serde_json's recursion budget.
 struct Deserializer<'de> {
@@ -226,6 +232,14 @@ impl<'de> Deserializer<'de> {
         self.at = end;
         match decoded {
             Decoded::Borrowed(text) => visitor.visit_borrowed_str(text),
+            // A long decoded string is handed over as the `String` it was decoded into (no
+            // copy of it; serde's default `visit_string` lends it to `visit_str`), trimmed
+            // to its length; the next one is decoded into a new buffer.
+            Decoded::Unescaped if self.scratch.len() >= OWNED_STRING => {
+                let mut owned = std::mem::take(&mut self.scratch);
+                owned.shrink_to_fit();
+                visitor.visit_string(owned)
+            }
             Decoded::Unescaped => visitor.visit_str(&self.scratch),
         }
     }

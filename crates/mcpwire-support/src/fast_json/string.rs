@@ -45,9 +45,18 @@ pub(super) fn parse<'de>(
     loop {
         // `bytes[k]` is a backslash: the run before it is plain text (it starts and ends
         // at ASCII bytes, so at character boundaries).
-        scratch.push_str(&text[run..k]);
-        run = unescape(bytes, k + 1, scratch)?;
-        k = specials.next(bytes, run);
+        push_run(scratch, text, run, k);
+        let resume;
+        (run, resume) = match bytes.get(k + 1) {
+            // The escape's letter is the character it stands for: the next run starts with
+            // it (copied with the run, not pushed alone), the search after it.
+            Some(b'"' | b'\\' | b'/') => (k + 1, k + 2),
+            _ => {
+                let end = unescape(bytes, k + 1, scratch)?;
+                (end, end)
+            }
+        };
+        k = specials.next(bytes, resume);
         match bytes.get(k) {
             Some(b'"') => {
                 scratch.push_str(&text[run..k]);
@@ -57,6 +66,23 @@ pub(super) fn parse<'de>(
             _ => return Err(Refused),
         }
     }
+}
+
+/// Appends `text[run..end]` (a run between escapes) to `scratch`. A short run is copied as
+/// 16 bytes (inline, no call) and the bytes past its end cut off again, where the text
+/// has them and they end at a character boundary; a longer one with `push_str`.
+#[inline(always)]
+fn push_run(scratch: &mut String, text: &str, run: usize, end: usize) {
+    const SHORT: usize = 16;
+    if end - run <= SHORT
+        && let Some(chunk) = text.get(run..run + SHORT)
+    {
+        let len = scratch.len() + (end - run);
+        scratch.push_str(chunk);
+        scratch.truncate(len);
+        return;
+    }
+    scratch.push_str(&text[run..end]);
 }
 
 /// Checks the string whose opening quote is just before `at`, as serde_json checks a string
@@ -261,6 +287,22 @@ mod tests {
             r#""\"\\\/\b\f\n\r\t""#.to_owned(),
             r#""é\u00e9\u20AC\ud83d\ude00 ✓""#.to_owned(),
             format!("\"{}\\u0041\"", "y".repeat(61)),
+            // Escapes whose letter is the character, back to back and after short runs.
+            r#""\\\"\/\\\\\"\"x\/""#.to_owned(),
+            format!(r#""{long}. \"Quoted.\"\n{long}""#),
+            // Runs of 15, 16 and 17 bytes, with and without 16 bytes of text after them, and
+            // a run whose 16 bytes end inside a character.
+            format!(
+                r#""\n{}\n{}\n{}\n""#,
+                "a".repeat(15),
+                "b".repeat(16),
+                "c".repeat(17)
+            ),
+            format!(r#""\t{}\t""#, "d".repeat(16)),
+            format!(r#""\t{}é\téé\t""#, "e".repeat(14)),
+            format!(r#""ab\n{}""#, "é".repeat(8)),
+            format!(r#""abc\n{}""#, "é".repeat(8)),
+            format!(r#""x\n{}✓{}\n""#, "f".repeat(13), "é".repeat(9)),
         ];
         for literal in &cases {
             let expected: String = serde_json::from_str(literal).unwrap();
