@@ -9,17 +9,19 @@
 //! What makes it faster: a string's next quote, backslash or control character is found 64
 //! bytes at a time (`string.rs`), the plain runs between escapes are copied whole, a string
 //! without an escape is lent from the input (`visit_borrowed_str`, as serde_json lends it),
-//! and a long one with escapes is given away rather than copied once more. A long text with an escape every few dozen bytes (a resource's text, a tool's output)
-//! is where serde_json, which goes eight bytes at a time and back to its loop after every
-//! escape, spends a typed decode's time.
+//! and a long one with escapes is given away rather than copied once more. A long text with
+//! an escape every few dozen bytes (a resource's text, a tool's output) is where serde_json,
+//! which goes eight bytes at a time and back to its loop after every escape, spends a typed
+//! decode's time.
 //!
 //! What it hands over is serde_json's, call for call:
 //!
 //! - the same `visit_*` calls for every `deserialize_*` call: a string borrowed or copied as
 //!   serde_json has it (except that a string with escapes decoded to 4 KiB or more is given
-//!   away, `visit_string`, whose default lends it to `visit_str` as serde_json would), `null` to `visit_unit` (`visit_none` for an option), an object as a
-//!   map whose keys are strings (numbers and booleans inside a key's quotes for the types
-//!   that ask, as serde_json reads them), an enum from a string or a one-member object;
+//!   away, `visit_string`, whose default lends it to `visit_str` as serde_json would),
+//!   `null` to `visit_unit` (`visit_none` for an option), an object as a map whose keys
+//!   are strings (numbers and booleans inside a key's quotes for the types that ask, as
+//!   serde_json reads them), an enum from a string or a one-member object;
 //! - whole numbers as `u64` / `i64` where serde_json has them so; every other number (a
 //!   fraction, an exponent, `-0`, beyond 64 bits) is decoded by serde_json from its own
 //!   token, so its `f64` is serde_json's bit for bit (`number.rs`);
