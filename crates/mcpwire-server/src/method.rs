@@ -115,19 +115,15 @@ impl Method {
 mod tests {
     use super::*;
 
-    fn all() -> impl Iterator<Item = Method> {
-        Method::ALL.into_iter()
-    }
-
     #[test]
     fn every_method_is_found_by_its_name_and_no_other() {
-        let mut names: Vec<&str> = all().map(Method::name).collect();
-        for method in all() {
+        let mut names = Method::ALL.map(Method::name).to_vec();
+        for method in Method::ALL {
             assert_eq!(Method::of(method.name()), Some(method));
         }
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), all().count(), "two methods share a name");
+        assert_eq!(names.len(), Method::ALL.len(), "two methods share a name");
         for unknown in [
             "",
             "tools/Call",
