@@ -132,6 +132,26 @@ fn serve_loop_satisfies_every_invariant_for_generated_inputs() {
     }
 }
 
+/// The case a CI run drew at random (MCP 2025-03-26): a ping and, in the same batch, a cancel
+/// naming it. The runtime drops the ping's reply, which MCP allows; a reply it sent would
+/// still have to carry the ping's id.
+#[test]
+fn a_request_cancelled_in_its_own_batch_may_go_unanswered() {
+    let facts = &mcpwire_types::facts::MCP_2025_03_26;
+    let frame = br#"[{"jsonrpc":"2.0","\u0069d":"","method":"ping"},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":""}}]"#;
+    let reply = server(facts).handle_frame(frame);
+    assert_eq!(reply, None, "the runtime drops the cancelled ping's reply");
+    let by_reading = check_with(facts, Vocabulary::DEFAULT.methods(), frame, &frames(&reply));
+    assert_eq!(by_reading.map_err(|v| report(&v)), Ok(()));
+    let mut output = Vec::new();
+    let mut input = frame.to_vec();
+    input.push(b'\n');
+    server(facts)
+        .serve(&input[..], &mut output)
+        .expect("in-memory I/O");
+    assert_eq!(String::from_utf8_lossy(&output), "");
+}
+
 // ---------------------------------------------------------------------------------------
 // 2. Arbitrary bytes never panic and give at most one reply line.
 

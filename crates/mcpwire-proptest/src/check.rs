@@ -135,6 +135,8 @@ pub fn check_expected(
         }),
         Expected::NoReply(_) => {}
         Expected::Reply(reply) => check_single(profile, reply, &frames, &mut violations),
+        Expected::ReplyOptional(_) if frames.is_empty() => {}
+        Expected::ReplyOptional(reply) => check_single(profile, reply, &frames, &mut violations),
         Expected::Batch(elements) => check_batch(profile, elements, &frames, &mut violations),
     }
     if violations.is_empty() {
@@ -215,12 +217,22 @@ fn check_batch(
     frames: &[&[u8]],
     violations: &mut Vec<Violation>,
 ) {
-    let replying: Vec<&ExpectedReply> = elements
+    // Owed replies first, then those a same-batch cancel made optional, so a reply pairs
+    // with an owed expectation before an optional one with the same id.
+    let owed: Vec<&ExpectedReply> = elements
         .iter()
         .filter_map(|e| match e {
             Expected::Reply(reply) => Some(reply),
             _ => None,
         })
+        .collect();
+    let replying: Vec<&ExpectedReply> = owed
+        .iter()
+        .copied()
+        .chain(elements.iter().filter_map(|e| match e {
+            Expected::ReplyOptional(reply) => Some(reply),
+            _ => None,
+        }))
         .collect();
     if replying.is_empty() {
         if !frames.is_empty() {
@@ -229,7 +241,8 @@ fn check_batch(
         return;
     }
     match frames {
-        [] => return violations.push(missing(&replying)),
+        [] if owed.is_empty() => return,
+        [] => return violations.push(missing(&owed)),
         [_] => {}
         _ => {
             return violations.push(Violation::BatchRepliesAsLines {
@@ -244,9 +257,15 @@ fn check_batch(
         return violations.push(Violation::BatchReplyNotArray);
     }
     let replies = array_elements(text);
-    if replies.len() != replying.len() {
+    // An array that is sent holds at least one reply (JSON-RPC 2.0 never sends `[]`).
+    let fewest = owed.len().max(1);
+    if replies.len() < fewest || replies.len() > replying.len() {
         violations.push(Violation::BatchCountMismatch {
-            expected: replying.len(),
+            expected: if replies.len() < fewest {
+                fewest
+            } else {
+                replying.len()
+            },
             got: replies.len(),
         });
     }
@@ -300,6 +319,14 @@ fn check_batch(
         if let Some(i) = paired {
             check_object(profile, replying[i], reply, violations);
         }
+    }
+    // Enough replies, but one answers an optional request while an owed one has none.
+    let unanswered: Vec<&ExpectedReply> = (0..owed.len())
+        .filter(|&i| open[i])
+        .map(|i| replying[i])
+        .collect();
+    if !unanswered.is_empty() && objects.len() >= owed.len() {
+        violations.push(missing(&unanswered));
     }
 }
 

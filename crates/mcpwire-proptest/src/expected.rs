@@ -23,9 +23,14 @@ pub enum Expected {
     NoReply(Silence),
     /// Exactly one reply object.
     Reply(ExpectedReply),
+    /// A request that a later `notifications/cancelled` of the same batch names: the
+    /// reply may be left out, and when it is sent it must be this one (see
+    /// [`crate::batch_cancel`]). Only ever an element of a `Batch`.
+    ReplyOptional(ExpectedReply),
     /// The input is a non-empty batch: one expectation per element, in input order
-    /// (never a nested `Batch`). When every element is `NoReply`, nothing is sent;
-    /// otherwise one array holding one reply per `Reply` element, in any order.
+    /// (never a nested `Batch`). The reply is one array holding one reply per `Reply`
+    /// element and at most one per `ReplyOptional` element, in any order. When that array
+    /// would be empty, nothing is sent; when it could be, sending nothing is correct too.
     Batch(Vec<Expected>),
 }
 
@@ -157,10 +162,10 @@ impl Expected {
         })
     }
 
-    /// Whether a correct server writes anything at all.
+    /// Whether a correct server must write something.
     pub fn expects_output(&self) -> bool {
         match self {
-            Expected::NoReply(_) => false,
+            Expected::NoReply(_) | Expected::ReplyOptional(_) => false,
             Expected::Reply(_) => true,
             Expected::Batch(elements) => elements.iter().any(Expected::expects_output),
         }

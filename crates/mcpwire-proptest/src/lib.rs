@@ -170,6 +170,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod batch_cancel;
 pub mod check;
 #[cfg(test)]
 mod check_tests;

@@ -3,6 +3,7 @@
 
 use mcpwire_types::ProfileFacts;
 
+use crate::batch_cancel::mark_cancelled;
 use crate::expected::{Cause, Expected, ExpectedReply, Outcome, ReplyId, Silence, codes};
 use crate::ids::{IdKind, id_kind_admitted};
 use crate::json::{Frame, JsonKind, Member, array_elements, object_members, read_frame};
@@ -55,20 +56,19 @@ fn batch(profile: &ProfileFacts, text: &str, methods: Methods<'_>) -> Expected {
     if elements.is_empty() {
         return Expected::error_without_id(codes::INVALID_REQUEST, Cause::EmptyBatch);
     }
-    Expected::Batch(
-        elements
-            .into_iter()
-            .map(
-                |element| match JsonKind::of_first_byte(element.as_bytes()[0]) {
-                    JsonKind::Object => message(profile, element, methods),
-                    _ => Expected::error_without_id(
-                        codes::INVALID_REQUEST,
-                        Cause::BatchElementNotAnObject,
-                    ),
-                },
-            )
-            .collect(),
-    )
+    let expected = elements
+        .iter()
+        .map(
+            |element| match JsonKind::of_first_byte(element.as_bytes()[0]) {
+                JsonKind::Object => message(profile, element, methods),
+                _ => Expected::error_without_id(
+                    codes::INVALID_REQUEST,
+                    Cause::BatchElementNotAnObject,
+                ),
+            },
+        )
+        .collect();
+    Expected::Batch(mark_cancelled(profile, &elements, expected))
 }
 
 /// The id of a message as the rules read it (rule 4).

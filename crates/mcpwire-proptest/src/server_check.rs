@@ -344,17 +344,34 @@ fn expected_in_words(profile: &ProfileFacts, expected: &Expected) -> String {
         Expected::NoReply(Silence::Response) => "no reply (a response)".into(),
         Expected::NoReply(Silence::BlankLine) => "no reply (a blank line)".into(),
         Expected::Reply(one) => format!("one reply: {}", reply(one)),
+        Expected::ReplyOptional(one) => format!("one reply or none: {}", reply(one)),
         Expected::Batch(elements) => {
             let replies: Vec<String> = elements
                 .iter()
                 .filter_map(|e| match e {
                     Expected::Reply(one) => Some(reply(one)),
+                    Expected::ReplyOptional(one) => Some(format!(
+                        "{} or no reply (a later cancel in the batch names it)",
+                        reply(one)
+                    )),
                     _ => None,
                 })
                 .collect();
+            let owed = elements
+                .iter()
+                .filter(|e| matches!(e, Expected::Reply(_)))
+                .count();
+            let (none_or, up_to) = match owed {
+                0 => ("none or ", "up to "),
+                n if n < replies.len() => ("", "up to "),
+                _ => ("", ""),
+            };
             match replies.len() {
                 0 => "no reply (a batch without requests)".into(),
-                n => format!("one array of {n} replies: {}", replies.join("; ")),
+                n => format!(
+                    "{none_or}one array of {up_to}{n} replies: {}",
+                    replies.join("; ")
+                ),
             }
         }
     }

@@ -37,23 +37,36 @@ pub fn describe_expected(facts: &ProfileFacts, expected: &Expected, http: bool) 
         Expected::NoReply(Silence::Response) => "no reply (a response)".into(),
         Expected::NoReply(Silence::BlankLine) => "no reply (a blank line)".into(),
         Expected::Reply(reply) => format!("one reply: {}", describe_reply(facts, reply)),
-        Expected::Batch(elements) if !expected.expects_output() => {
-            format!(
-                "no reply (a batch of {} notifications/responses)",
-                elements.len()
-            )
+        Expected::ReplyOptional(reply) => {
+            format!("one reply or none: {}", describe_reply(facts, reply))
         }
         Expected::Batch(elements) => {
+            let owed = elements
+                .iter()
+                .filter(|e| matches!(e, Expected::Reply(_)))
+                .count();
             let replies: Vec<String> = elements
                 .iter()
                 .filter_map(|e| match e {
                     Expected::Reply(reply) => Some(describe_reply(facts, reply)),
+                    Expected::ReplyOptional(reply) => Some(format!(
+                        "{} or no reply (a later cancel in the batch names it)",
+                        describe_reply(facts, reply)
+                    )),
                     _ => None,
                 })
                 .collect();
+            if replies.is_empty() {
+                return format!(
+                    "no reply (a batch of {} notifications/responses)",
+                    elements.len()
+                );
+            }
             format!(
-                "one array {}with {} replies: {}",
+                "{}one array {}with {}{} replies: {}",
+                if owed == 0 { "no reply or " } else { "" },
                 if http { "" } else { "on one line " },
+                if owed < replies.len() { "up to " } else { "" },
                 replies.len(),
                 replies.join("; ")
             )

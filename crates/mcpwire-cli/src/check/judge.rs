@@ -104,7 +104,7 @@ pub fn rules_exercised(expected: &Expected, http: bool, rules_out: &mut Vec<Rule
         Expected::NoReply(Silence::BlankLine) => {
             rules_out.push(rule_of(&Violation::ReplyToBlankLine))
         }
-        Expected::Reply(reply) => {
+        Expected::Reply(reply) | Expected::ReplyOptional(reply) => {
             rules_out.push(cause_rule(reply.cause));
             rules_out.push(rule_of(&Violation::FabricatedId { got: String::new() }));
             rules_out.push(rule_of(&Violation::DuplicateIdInReply));

@@ -3,6 +3,7 @@
 use mcpwire_types::ProfileFacts;
 
 use super::{BatchElement, Case, Edit, Mutation};
+use crate::batch_cancel::mark_cancelled;
 use crate::expected::{Cause, Expected, ExpectedReply, Outcome, ReplyId, codes};
 use crate::message::{Call, Message, RawMember, render_object};
 use crate::model::BOM;
@@ -196,6 +197,8 @@ pub fn build_batch_case(profile: &ProfileFacts, mutation: Mutation) -> Case {
                 .iter()
                 .map(|element| batch_element(profile, element))
                 .unzip();
+            let views: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let oracles = mark_cancelled(profile, &views, oracles);
             let expected = batch_expected(profile, Expected::Batch(oracles));
             (format!("[{}]", texts.join(",")).into_bytes(), expected)
         }

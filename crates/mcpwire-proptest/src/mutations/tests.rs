@@ -209,6 +209,30 @@ fn hand_picked_frame_mutations() {
 }
 
 #[test]
+fn a_batch_cancel_makes_the_named_reply_optional() {
+    let mut cancel = ping(None);
+    cancel.method = crate::message::MethodName {
+        token: "\"notifications/cancelled\"".into(),
+        name: "notifications/cancelled".into(),
+        known: true,
+    };
+    cancel.params = Some(r#"{"requestId":7}"#.into());
+    let mixed = Mutation::BatchMixed(vec![
+        BatchElement::Valid(Message::Call(ping(Some("7")))),
+        BatchElement::Valid(Message::Call(ping(Some("8")))),
+        BatchElement::Valid(Message::Call(cancel)),
+    ]);
+    let case = build_case(&MCP_2025_03_26, &Message::Call(ping(None)), mixed);
+    let Expected::Batch(elements) = case.expected else {
+        panic!("a batch")
+    };
+    assert!(
+        matches!(&elements[0], Expected::ReplyOptional(r) if r.id == ReplyId::Echo("7".into()))
+    );
+    assert!(matches!(&elements[1], Expected::Reply(r) if r.id == ReplyId::Echo("8".into())));
+}
+
+#[test]
 fn hand_picked_batches() {
     let mixed = Mutation::BatchMixed(vec![
         BatchElement::NotAnObject("1".into()),
