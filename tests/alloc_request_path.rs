@@ -54,16 +54,26 @@ fn server() -> McpServer {
             "The length of a text",
             |Text { text }: Text, _: Context| async move { text.len().to_string() },
         )
+        .tool(
+            "echo",
+            "The text itself",
+            |Text { text }: Text, _: Context| async move { text },
+        )
         .build()
         .expect("a valid server")
 }
 
 /// The body of a stateless `tools/call` of `measure` with `text`.
 fn call_body(id: u64, text: &str) -> Bytes {
+    tool_body("measure", id, text)
+}
+
+/// The body of a stateless `tools/call` of `tool` with `text`.
+fn tool_body(tool: &str, id: u64, text: &str) -> Bytes {
     let body = json!({
         "jsonrpc": "2.0", "id": id, "method": "tools/call",
         "params": {
-            "name": "measure",
+            "name": tool,
             "arguments": { "text": text },
             "_meta": {
                 "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -81,11 +91,20 @@ async fn post<S: mcpwire::http::HttpService>(
     endpoint: &mut McpEndpoint<S>,
     body: Bytes,
 ) -> (String, u64, u64) {
+    post_to("measure", endpoint, body).await
+}
+
+/// [`post`] of a call of `tool`.
+async fn post_to<S: mcpwire::http::HttpService>(
+    tool: &str,
+    endpoint: &mut McpEndpoint<S>,
+    body: Bytes,
+) -> (String, u64, u64) {
     let request = mcp_post(
         &[
             ("MCP-Protocol-Version", "2026-07-28"),
             ("Mcp-Method", "tools/call"),
-            ("Mcp-Name", "measure"),
+            ("Mcp-Name", tool),
         ],
         body,
     );
@@ -128,5 +147,41 @@ async fn a_tool_call_reads_its_params_once() {
         "a {LARGE}-byte argument made the request path allocate {} bytes more than a small \
          call ({per_byte:.2} copies; at most {COPIES})",
         large_bytes - small_bytes
+    );
+}
+
+/// How many times a large result's size an echo of it may allocate, beyond a small echo.
+const ECHO_COPIES: u64 = 5;
+
+/// A large result is written once, straight into the reply that is sent. Echoing a text
+/// allocates, per byte of it: the argument twice (the validated request, the tool's decode:
+/// see [`a_tool_call_reads_its_params_once`]); the tool's text moved into its result and
+/// into the version's generated result, which is serialized into the reply's buffer (the
+/// text and an eighth more); that buffer cut to the line (the allocator counts it, though
+/// the block shrinks in place); and this test's own reading of the response body. 4.13 in
+/// all. Before, 8.00: the tool's text was copied into its result, and the result serialized
+/// into a buffer of its own (which doubled as it grew) before being copied into the reply.
+#[tokio::test]
+async fn a_tool_calls_result_is_written_into_its_reply_once() {
+    let server = server();
+    let config = HttpConfig::default().stateless(true);
+    let mut endpoint = McpEndpoint::new(config, server.http_service());
+    for id in 0..3 {
+        post_to("echo", &mut endpoint, tool_body("echo", id, "warm")).await;
+    }
+    let (_, _, small_bytes) = post_to("echo", &mut endpoint, tool_body("echo", 10, "hi")).await;
+    let large_text = "a".repeat(LARGE);
+    let large = tool_body("echo", 11, &large_text);
+    let (large_reply, _, large_bytes) = post_to("echo", &mut endpoint, large).await;
+    assert!(
+        large_reply.contains(&format!(r#""text":"{large_text}""#)),
+        "the text is echoed"
+    );
+    let per_byte = (large_bytes - small_bytes) as f64 / LARGE as f64;
+    println!("echoing a {LARGE}-byte text over stateless HTTP adds {per_byte:.2} bytes per byte");
+    assert!(
+        large_bytes - small_bytes <= ECHO_COPIES * LARGE as u64 + SLACK,
+        "echoing a {LARGE}-byte text allocated {per_byte:.2} times its size beyond a small \
+         echo (at most {ECHO_COPIES})"
     );
 }

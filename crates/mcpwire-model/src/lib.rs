@@ -82,4 +82,4 @@ pub use server_info::{
 };
 pub use tool_info::{SchemaText, ToolHints, ToolInfo, ToolPage};
 pub use version::{Feature, Version};
-pub use written::Written;
+pub use written::{Unwritten, Written};

@@ -1,10 +1,12 @@
-//! What a generated value is written as: a [`Value`], or its JSON text ([`RawValue`]) written
-//! once from the generated type, with no [`Value`] in between.
+//! What a generated value is written as: a [`Value`], its JSON text ([`RawValue`]) written
+//! once from the generated type, with no [`Value`] in between, or the generated value kept
+//! as it is ([`Unwritten`]), for a server to write straight into its reply.
 //!
 //! The conversions build a version's generated type and hand it to [`Written::written`]; the
-//! caller picks the form by the type it asks for. A server writing a reply asks for the text
-//! (the bytes of the reply's `result`); a caller that inspects the result asks for the value.
-//! Both are the same JSON, and the same bytes wherever no object holds members its schema
+//! caller picks the form by the type it asks for. A server answering a request asks for an
+//! [`Unwritten`] (or for the text, to keep it: a listing page); a caller that inspects the
+//! result asks for the value.
+//! The forms are the same JSON, and the same bytes wherever no object holds members its schema
 //! does not declare: the generated types declare their members in the order of their names,
 //! the order a [`Value`]'s (sorted) map writes them in, and write undeclared members after
 //! them (a tool's `inputSchema`, with `$schema` and `title`, is such an object).
@@ -27,19 +29,50 @@ use serde_json::value::RawValue;
 /// A form a generated value is written as: [`Value`] or `Box<RawValue>`.
 pub trait Written: Sized {
     /// `value` (a generated type: string keys, finite numbers) written as `Self`.
-    fn written(value: impl Serialize) -> Self;
+    fn written(value: impl Serialize + Send + Sync + 'static) -> Self;
 }
 
 impl Written for Value {
-    fn written(value: impl Serialize) -> Value {
+    fn written(value: impl Serialize + Send + Sync + 'static) -> Value {
         to_value(value)
     }
 }
 
 impl Written for Box<RawValue> {
-    fn written(value: impl Serialize) -> Self {
+    fn written(value: impl Serialize + Send + Sync + 'static) -> Self {
         // Infallible for the generated types, as for `to_value`.
         serde_json::value::to_raw_value(&value).unwrap_or_default()
+    }
+}
+
+/// A generated value kept as it is, to be written once by whoever knows where: a server
+/// serializes it straight into the reply it answers (after the reply's head), so a large
+/// result is never written into a buffer of its own and then copied into the reply.
+///
+/// ```
+/// use mcpwire_model::{Unwritten, Version};
+/// use mcpwire_model::result::wire::empty_result;
+///
+/// let result: Unwritten = empty_result(Version::V2026_07_28);
+/// assert_eq!(serde_json::to_string(&result).unwrap(), r#"{"resultType":"complete"}"#);
+/// ```
+pub struct Unwritten(Box<dyn erased_serde::Serialize + Send + Sync>);
+
+impl Written for Unwritten {
+    fn written(value: impl Serialize + Send + Sync + 'static) -> Self {
+        Unwritten(Box::new(value))
+    }
+}
+
+impl Serialize for Unwritten {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        erased_serde::serialize(&*self.0, serializer)
+    }
+}
+
+impl std::fmt::Debug for Unwritten {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Unwritten(..)")
     }
 }
 

@@ -16,9 +16,9 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use mcpwire::params::decode_params;
 use mcpwire::service::{AsyncCallContext, CancellationToken};
-use mcpwire::{RawParams, RpcError};
+use mcpwire::{Answer, RawParams, ResultReply, RpcError};
 use mcpwire_model::result::wire::empty_result;
-use mcpwire_model::{DiscoverReply, InitializeReply, ListPage, ToolPage, Written};
+use mcpwire_model::{DiscoverReply, InitializeReply, ListPage, ToolPage, Unwritten, Written};
 use mcpwire_types::JsonObject;
 use mcpwire_types::mcp::v2026_07_28::ErrorCode;
 use serde::Deserialize;
@@ -66,17 +66,17 @@ pub(crate) fn handle(
     state: Arc<SessionState>,
     params: Option<RawParams<'_>>,
     request: AsyncCallContext,
-) -> Result<impl Future<Output = Result<Box<RawValue>, RpcError>> + Send + use<>, RpcError> {
+) -> Result<impl Future<Output = Result<Answer, RpcError>> + Send + use<>, RpcError> {
     let (version, prepared) = prepare(&state, params, &request)?;
     Ok(async move {
         match prepared {
             // `notifications/initialized`, `notifications/roots/list_changed` ...: nothing to
             // do (cancellation is handled by the session itself).
-            Prepared::Notification => Ok(null()),
+            Prepared::Notification => Ok(null().into()),
             Prepared::Initialize {
                 chosen,
                 capabilities,
-            } => initialize(&state, chosen, capabilities, &request),
+            } => initialize(&state, chosen, capabilities, &request).map(Answer::from),
             Prepared::Task(task_method, fields) => {
                 let ctx = context(&state, version, fields.meta, request)?;
                 let result = tasks::serve(
@@ -88,7 +88,7 @@ pub(crate) fn handle(
                     fields.input_responses,
                 )
                 .await?;
-                finish(version, result)
+                finish(version, result).map(Answer::from)
             }
             Prepared::Call(Validated {
                 meta,
@@ -97,7 +97,9 @@ pub(crate) fn handle(
             }) => {
                 let ctx = context(&state, version, meta, request)?;
                 if let Request::List { of, cursor } = &call {
-                    return list(&state.shared, *of, cursor.as_deref(), ctx.version());
+                    // Rendered once per version and kept: copied into each reply.
+                    let page = list(&state.shared, *of, cursor.as_deref(), ctx.version());
+                    return page.map(Answer::from);
                 }
                 let ctx = match input_round(&state.shared, &mut call, ctx.version())? {
                     Some(round) => ctx.with_input(Arc::new(round)),
@@ -357,6 +359,32 @@ async fn serve(
     request: Request,
     ctx: Context,
     state: &SessionState,
+) -> Result<Answer, RpcError> {
+    // A result made for this request is written once, straight into its reply.
+    let replying = ctx.request().clone();
+    let written = |result: Unwritten| reply_to(&replying, &result);
+    match request {
+        Request::CallTool {
+            name, arguments, ..
+        } => call_tool(shared, name, arguments, ctx, state)
+            .await?
+            .written(&replying),
+        Request::ReadResource { uri, .. } => written(read_resource(shared, uri, ctx).await?),
+        Request::GetPrompt {
+            name, arguments, ..
+        } => written(get_prompt(shared, name, arguments, ctx).await?),
+        other => serve_other(shared, other, ctx, state)
+            .await
+            .map(Answer::from),
+    }
+}
+
+/// The methods whose result is small or kept (`ping`, `completion/complete` ...).
+async fn serve_other(
+    shared: &Shared,
+    request: Request,
+    ctx: Context,
+    state: &SessionState,
 ) -> Result<Box<RawValue>, RpcError> {
     let version = ctx.version();
     match request {
@@ -366,9 +394,6 @@ async fn serve(
             state.set_log_level(level);
             Ok(empty_result(version))
         }
-        Request::CallTool {
-            name, arguments, ..
-        } => call_tool(shared, name, arguments, ctx, state).await,
         Request::Listen(filter) => {
             // Boxed, as every rare method's future: the future of every request is as large
             // as its largest branch.
@@ -388,28 +413,61 @@ async fn serve(
             state.subscribe(uri, subscribe);
             Ok(empty_result(version))
         }
-        Request::ReadResource { uri, .. } => read_resource(shared, uri, ctx).await,
-        Request::GetPrompt {
-            name, arguments, ..
-        } => {
-            let prompt = read(&shared.prompts)
-                .get(&name)
-                .cloned()
-                .ok_or_else(|| unknown("prompt", &name))?;
-            let arguments = arguments
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(k, v)| (k, Value::String(v)))
-                .collect();
-            let round = ctx.input_round();
-            let version = ctx.version();
-            let future = prompt
-                .start(arguments, ctx, version)
-                .map_err(|e| invalid_params(&e.pointer, &e.reason))?;
-            answered(round, future).await
+        // Served before (`initialize`, the list methods) or by `serve`.
+        Request::Initialize { .. }
+        | Request::List { .. }
+        | Request::CallTool { .. }
+        | Request::ReadResource { .. }
+        | Request::GetPrompt { .. } => Err(RpcError::method_not_found()),
+    }
+}
+
+/// `prompts/get`: the prompt's messages for the arguments given.
+async fn get_prompt(
+    shared: &Shared,
+    name: String,
+    arguments: Option<std::collections::BTreeMap<String, String>>,
+    ctx: Context,
+) -> Result<Unwritten, RpcError> {
+    let prompt = read(&shared.prompts)
+        .get(&name)
+        .cloned()
+        .ok_or_else(|| unknown("prompt", &name))?;
+    let arguments = arguments
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect();
+    let round = ctx.input_round();
+    let version = ctx.version();
+    let future = prompt
+        .start(arguments, ctx, version)
+        .map_err(|e| invalid_params(&e.pointer, &e.reason))?;
+    answered(round, future).await
+}
+
+/// A result made for the request `to`, written once: serialized straight into its reply,
+/// after the reply's head. (A notification has no reply: its result is discarded.)
+fn reply_to(to: &AsyncCallContext, result: &Unwritten) -> Result<Answer, RpcError> {
+    match to.id() {
+        Some(id) => ResultReply::write(&id, result).map(Answer::Written),
+        None => Ok(null().into()),
+    }
+}
+
+/// A `tools/call` result: made for the request (most), or text (a task's, completed by
+/// [`finish`]).
+enum ToolAnswer {
+    Made(Unwritten),
+    Text(Box<RawValue>),
+}
+
+impl ToolAnswer {
+    fn written(self, to: &AsyncCallContext) -> Result<Answer, RpcError> {
+        match self {
+            ToolAnswer::Made(result) => reply_to(to, &result),
+            ToolAnswer::Text(text) => Ok(text.into()),
         }
-        // Served before (`initialize`, the list methods).
-        Request::Initialize { .. } | Request::List { .. } => Err(RpcError::method_not_found()),
     }
 }
 
@@ -423,7 +481,7 @@ async fn call_tool(
     arguments: Option<JsonObject>,
     ctx: Context,
     state: &SessionState,
-) -> Result<Box<RawValue>, RpcError> {
+) -> Result<ToolAnswer, RpcError> {
     let headers = state.param_headers();
     let version = ctx.version();
     let tool = read(&shared.tools)
@@ -480,20 +538,20 @@ async fn call_tool(
                     let tokens = (&request, token);
                     let done = tasks::run::call(&shared.tasks, owner, round, tokens, work);
                     let done = Box::pin(done).await;
-                    finish(version, done?)
+                    finish(version, done?).map(ToolAnswer::Text)
                 }
-                // Written once, from the version's generated type, as the result's text.
+                // Kept as the version's generated type, written once into the reply.
                 None => {
-                    let work = async move { work.await.map(|result| result.into_text(version)) };
-                    answered(round, work).await
+                    let work = async move { work.await.map(|result| result.into_written(version)) };
+                    answered(round, work).await.map(ToolAnswer::Made)
                 }
             }
         }
         // From 2025-11-25 MCP asks for argument errors as tool execution errors, which the
         // model can read and correct; before, they are protocol errors.
-        Err(error) if version.has(Feature::ArgumentErrorsInResult) => {
-            Ok(crate::ToolResult::error(&error).into_text(version))
-        }
+        Err(error) if version.has(Feature::ArgumentErrorsInResult) => Ok(ToolAnswer::Made(
+            crate::ToolResult::error(&error).into_written(version),
+        )),
         Err(error) => Err(invalid_params(&error.pointer, &error.reason)),
     }
 }
@@ -535,11 +593,7 @@ fn is_readable(shared: &Shared, uri: &str) -> bool {
 
 /// `resources/read`: the resource at `uri`, else the first template matching it, else
 /// "Resource not found" (see [`resource_not_found`]).
-async fn read_resource(
-    shared: &Shared,
-    uri: String,
-    ctx: Context,
-) -> Result<Box<RawValue>, RpcError> {
+async fn read_resource(shared: &Shared, uri: String, ctx: Context) -> Result<Unwritten, RpcError> {
     let round = ctx.input_round();
     let version = ctx.version();
     let resource = read(&shared.resources).get(&uri).cloned();

@@ -5,10 +5,10 @@ use std::future::Future;
 use std::sync::Arc;
 
 use mcpwire::RpcError;
+use mcpwire_model::Unwritten;
 use mcpwire_model::{PromptArgumentEntry, PromptEntry};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_member};
@@ -176,15 +176,15 @@ impl Prompt {
         }
     }
 
-    /// Decodes the arguments and runs the handler: the `GetPromptResult`, written once as
-    /// text (the messages' texts moved into it), or -32603 when a message holds a block
-    /// `version` lacks.
+    /// Decodes the arguments and runs the handler: the `GetPromptResult` (the messages' texts
+    /// moved into it), kept unwritten for the reply to write once, or -32603 when a message
+    /// holds a block `version` lacks.
     pub(crate) fn start(
         &self,
         arguments: Map<String, Value>,
         ctx: Context,
         version: Version,
-    ) -> Result<BoxFuture<Result<Box<RawValue>, RpcError>>, ArgumentError> {
+    ) -> Result<BoxFuture<Result<Unwritten, RpcError>>, ArgumentError> {
         let messages = (self.handler)(arguments, ctx)?;
         let description = self.description.clone();
         Ok(Box::pin(async move {

@@ -4,7 +4,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use mcpwire_model::ResourceEntry;
-use serde_json::value::RawValue;
+use mcpwire_model::Unwritten;
 
 use crate::context::Context;
 use crate::resource_info::{ResourceInfo, resource_info_setters};
@@ -80,8 +80,9 @@ impl Resource {
         }
     }
 
-    /// Reads it: the `ReadResourceResult` of the call's version, written once as text.
-    pub(crate) async fn read(&self, ctx: Context) -> Box<RawValue> {
+    /// Reads it: the `ReadResourceResult` of the call's version, kept unwritten for the
+    /// reply to write once.
+    pub(crate) async fn read(&self, ctx: Context) -> Unwritten {
         let version = ctx.version();
         let contents = (self.reader)(ctx).await;
         read_result(&self.uri, self.info.mime_type.as_deref(), contents, version)

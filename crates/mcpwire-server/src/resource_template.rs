@@ -7,8 +7,8 @@ use std::future::Future;
 use std::sync::Arc;
 
 use mcpwire_model::ResourceTemplateEntry;
+use mcpwire_model::Unwritten;
 use serde::de::DeserializeOwned;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::arguments::{ArgumentError, decode_member};
@@ -151,13 +151,13 @@ impl ResourceTemplate {
     }
 
     /// Decodes `variables` and starts the reader: the `ReadResourceResult` for `uri` under
-    /// the call's version, written once as text.
+    /// the call's version, kept unwritten for the reply to write once.
     pub(crate) fn start(
         &self,
         uri: String,
         variables: BTreeMap<String, String>,
         ctx: Context,
-    ) -> Result<BoxFuture<Box<RawValue>>, ArgumentError> {
+    ) -> Result<BoxFuture<Unwritten>, ArgumentError> {
         let variables = variables
             .into_iter()
             .map(|(name, value)| (name, Value::String(value)))

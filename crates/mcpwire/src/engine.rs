@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use crate::answer::Answer;
 use crate::context::{Attachment, CallContext, FrameCall};
 use crate::decode::RawNotification;
 use crate::events::ProtocolEvent;
@@ -63,7 +64,7 @@ pub(crate) enum Next<'a> {
     #[cfg(feature = "tokio")]
     Request {
         call: Call,
-        started: Result<BoxFuture<Result<String, RpcError>>, RpcError>,
+        started: Result<BoxFuture<Result<Answer, RpcError>>, RpcError>,
     },
     /// An async notification handler to run.
     #[cfg(feature = "tokio")]
@@ -117,7 +118,7 @@ fn request<'a, S, H: Host<S>>(
     }
     let profile = host.with_peer(|peer| peer.profile().clone());
     let state = host.state();
-    let in_place = |run: &dyn Fn(&mut CallContext<'_>) -> Result<String, RpcError>| {
+    let in_place = |run: &dyn Fn(&mut CallContext<'_>) -> Result<Answer, RpcError>| {
         let call = frame_call(host, Some(id), method, &profile);
         run_sync(&call, run).unwrap_or_else(|| Err(RpcError::internal_error()))
     };
@@ -127,7 +128,7 @@ fn request<'a, S, H: Host<S>>(
             in_place(&|ctx| handler(state, params, ctx))
         }
         Route::Fallback(FallbackHandler::Sync(fallback)) => {
-            in_place(&|ctx| fallback(state, params, ctx).map(into_string))
+            in_place(&|ctx| fallback(state, params, ctx))
         }
         #[cfg(feature = "tokio")]
         Route::Handler(RequestHandler::Async(handler)) => {
@@ -149,20 +150,15 @@ fn request<'a, S, H: Host<S>>(
             let token_from = params.filter(|_| !router.fallback_reads_progress_token);
             match host.async_call(Some(&call), method, &profile, token_from) {
                 Some((state, ctx)) => {
-                    let started = catch_unwind(AssertUnwindSafe(|| {
-                        let future = fallback(state, params, ctx)?;
-                        let boxed: BoxFuture<Result<String, RpcError>> =
-                            Box::pin(async move { future.await.map(into_string) });
-                        Ok(boxed)
-                    }))
-                    .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
+                    let started = catch_unwind(AssertUnwindSafe(|| fallback(state, params, ctx)))
+                        .unwrap_or_else(|_panic| Err(RpcError::internal_error()));
                     return Next::Request { call, started };
                 }
                 None => Err(RpcError::internal_error()),
             }
         }
     };
-    Next::Reply(host.with_peer(|peer| peer.reply_frame(call, outcome.as_deref())))
+    Next::Reply(host.with_peer(|peer| peer.reply_answer(call, outcome)))
 }
 
 fn notification<'a, S, H: Host<S>>(
@@ -253,10 +249,4 @@ fn run_sync<T>(call: &FrameCall<'_>, run: &dyn Fn(&mut CallContext<'_>) -> T) ->
 /// Delivers a protocol event to the router's event handler (a panic there is silent).
 pub(crate) fn deliver<S>(router: &Router<S>, state: &S, event: ProtocolEvent) {
     let _ = catch_unwind(AssertUnwindSafe(|| router.deliver_event(state, event)));
-}
-
-/// A fallback's raw result as the reply's text, without a copy (a tool's large result is
-/// held once, not twice).
-fn into_string(raw: Box<serde_json::value::RawValue>) -> String {
-    Box::<str>::from(raw).into_string()
 }

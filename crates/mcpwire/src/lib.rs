@@ -132,10 +132,13 @@
 //! features the crate builds tokio's `sync` primitives only; frame in, reply bytes out: what the fuzz targets, the property tests and a server that only
 //! computes replies want); it runs the synchronous handlers.
 //! The lower layers are public too: [`decode()`] classifies a frame without dispatching it,
-//! [`reply`] writes reply bytes, [`scan`] validates JSON without recursion.
+//! [`reply`] writes reply bytes, [`answer`] is what a handler answers with (a [`ResultReply`]
+//! is a reply whose result was serialized into it once), [`scan`] validates JSON without
+//! recursion.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod answer;
 mod context;
 pub mod decode;
 mod engine;
@@ -163,6 +166,7 @@ mod stdio;
 #[cfg(test)]
 mod test_support;
 
+pub use answer::{Answer, ResultReply};
 pub use context::{Attachment, CallContext};
 pub use decode::{
     Decoded, IdProblem, InvalidReason, JsonType, Message, RawNotification, Rejection, Response,

@@ -171,7 +171,7 @@ fn push_json_single_line(out: &mut Vec<u8>, json: &str) {
 
 /// Turns the line breaks of valid JSON text written in place into spaces (see
 /// [`push_json_single_line`]).
-fn single_line(json: &mut [u8]) {
+pub(crate) fn single_line(json: &mut [u8]) {
     let is_break = |b: &u8| *b == b'\n' || *b == b'\r';
     if json.iter().any(is_break) {
         json.iter_mut()
@@ -199,7 +199,7 @@ pub fn write_success(out: &mut Vec<u8>, id: &Id<'_>, result_json: &str) {
 }
 
 /// Appends a success reply's head up to `"result":`; returns where the result starts.
-fn open_success(out: &mut Vec<u8>, id: &Id<'_>) -> usize {
+pub(crate) fn open_success(out: &mut Vec<u8>, id: &Id<'_>) -> usize {
     write_head(out, Some(id), MissingId::Null);
     out.extend_from_slice(br#","result":"#);
     out.len()

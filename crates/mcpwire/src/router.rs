@@ -38,6 +38,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
+use crate::answer::{Answer, ResultReply};
 pub use crate::context::CallContext;
 use crate::events::ProtocolEvent;
 use crate::params::{RawParams, decode_params};
@@ -46,27 +47,30 @@ use crate::reply::RpcError;
 
 #[cfg(feature = "tokio")]
 use {
-    crate::service::AsyncCallContext, crate::service::BoxFuture, std::future::Future,
+    crate::answer::{AnswerOf, IntoAnswer},
+    crate::service::AsyncCallContext,
+    crate::service::BoxFuture,
+    std::future::Future,
     std::sync::Arc,
 };
 
-type SyncRequestFn<S> = dyn Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<String, RpcError>
+type SyncRequestFn<S> = dyn Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<Answer, RpcError>
     + Send
     + Sync;
 /// Returns the decode error when the params did not decode (the handler did not run).
 type SyncNotificationFn<S> =
     dyn Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Option<RpcError> + Send + Sync;
-type SyncFallbackFn<S> = dyn Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<Box<RawValue>, RpcError>
+type SyncFallbackFn<S> = dyn Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<Answer, RpcError>
     + Send
     + Sync;
-/// After its params decoded: the future computing the result's JSON text.
+/// After its params decoded: the future computing the answer.
 #[cfg(feature = "tokio")]
 type AsyncRequestFn<S> = dyn Fn(
         Arc<S>,
         Option<RawParams<'_>>,
         usize,
         AsyncCallContext,
-    ) -> Result<BoxFuture<Result<String, RpcError>>, RpcError>
+    ) -> Result<BoxFuture<Result<Answer, RpcError>>, RpcError>
     + Send
     + Sync;
 #[cfg(feature = "tokio")]
@@ -78,7 +82,7 @@ type AsyncFallbackFn<S> = dyn Fn(
         Arc<S>,
         Option<RawParams<'_>>,
         AsyncCallContext,
-    ) -> Result<BoxFuture<Result<Box<RawValue>, RpcError>>, RpcError>
+    ) -> Result<BoxFuture<Result<Answer, RpcError>>, RpcError>
     + Send
     + Sync;
 type EventFn<S> = dyn Fn(&S, ProtocolEvent) + Send + Sync;
@@ -168,7 +172,8 @@ impl<S> Router<S> {
     {
         let erased = move |state: &S, params: Option<RawParams<'_>>, ctx: &mut CallContext<'_>| {
             let params: P = decode_params(params, ctx.profile().limits().max_params_depth)?;
-            result_json(&handler(state, params, ctx)?)
+            let result = handler(state, params, ctx)?;
+            answer_of(ctx, &result)
         };
         let handler = RequestHandler::Sync(Box::new(erased));
         self.requests.insert(method.to_owned(), handler);
@@ -200,17 +205,22 @@ impl<S> Router<S> {
 
     /// Registers the synchronous handler for methods without a registered handler, for
     /// requests and notifications alike (see [`CallContext::method`],
-    /// [`CallContext::is_notification`]). It gets the raw params and returns the raw result;
-    /// a notification's result is discarded. Return [`RpcError::method_not_found`] to refuse
-    /// a method.
-    pub fn fallback<F>(mut self, handler: F) -> Self
+    /// [`CallContext::is_notification`]). It gets the raw params and returns the raw result
+    /// (`Box<RawValue>`) or the reply it wrote ([`ResultReply`]); a
+    /// notification's result is discarded. Return [`RpcError::method_not_found`] to refuse a
+    /// method.
+    pub fn fallback<F, R>(mut self, handler: F) -> Self
     where
-        F: Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<Box<RawValue>, RpcError>
+        F: Fn(&S, Option<RawParams<'_>>, &mut CallContext<'_>) -> Result<R, RpcError>
             + Send
             + Sync
             + 'static,
+        R: Into<Answer>,
     {
-        self.fallback = Some(FallbackHandler::Sync(Box::new(handler)));
+        let erased = move |state: &S, params: Option<RawParams<'_>>, ctx: &mut CallContext<'_>| {
+            handler(state, params, ctx).map(Into::into)
+        };
+        self.fallback = Some(FallbackHandler::Sync(Box::new(erased)));
         self
     }
 
@@ -281,9 +291,9 @@ impl<S: Send + Sync + 'static> Router<S> {
     {
         let erased = move |state: Arc<S>, params: Option<RawParams<'_>>, max_depth, ctx| {
             let params: P = decode_params(params, max_depth)?;
-            let future = handler(state, params, ctx);
-            let boxed: BoxFuture<Result<String, RpcError>> =
-                Box::pin(async move { result_json(&future.await?) });
+            let call = AsyncCallContext::clone(&ctx);
+            let boxed: BoxFuture<Result<Answer, RpcError>> =
+                Box::pin(AnswerOf::new(handler(state, params, ctx), call));
             Ok(boxed)
         };
         let handler = RequestHandler::Async(Box::new(erased));
@@ -312,16 +322,18 @@ impl<S: Send + Sync + 'static> Router<S> {
 
     /// Registers the async handler for methods without a registered handler, requests and
     /// notifications alike ([`CallContext::is_notification`]); it gets the raw params and
-    /// returns the raw result (discarded for a notification). Return
-    /// [`RpcError::method_not_found`] to refuse a method.
-    pub fn fallback_async<F, Fut>(mut self, handler: F) -> Self
+    /// returns the raw result or the reply it wrote, as for [`fallback`](Self::fallback)
+    /// (discarded for a notification). Return [`RpcError::method_not_found`] to refuse a
+    /// method.
+    pub fn fallback_async<F, Fut, R>(mut self, handler: F) -> Self
     where
         F: Fn(Arc<S>, Option<Box<RawValue>>, AsyncCallContext) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<Box<RawValue>, RpcError>> + Send + 'static,
+        Fut: Future<Output = Result<R, RpcError>> + Send + 'static,
+        R: Into<Answer> + 'static,
     {
         let erased = move |state, params: Option<RawParams<'_>>, ctx| {
-            let future: BoxFuture<Result<Box<RawValue>, RpcError>> =
-                Box::pin(handler(state, owned(params), ctx));
+            let future: BoxFuture<Result<Answer, RpcError>> =
+                Box::pin(IntoAnswer::new(handler(state, owned(params), ctx)));
             Ok(future)
         };
         self.fallback = Some(FallbackHandler::Async(Box::new(erased)));
@@ -333,17 +345,18 @@ impl<S: Send + Sync + 'static> Router<S> {
     /// returns the future (or the error that answers the request), so the raw params are
     /// never copied for the future to own. It runs on the session's reading task, like
     /// the decode of an [`request_async`](Self::request_async) handler's params.
-    pub fn fallback_async_decoding<F, Fut>(mut self, handler: F) -> Self
+    pub fn fallback_async_decoding<F, Fut, R>(mut self, handler: F) -> Self
     where
         F: Fn(Arc<S>, Option<RawParams<'_>>, AsyncCallContext) -> Result<Fut, RpcError>
             + Send
             + Sync
             + 'static,
-        Fut: Future<Output = Result<Box<RawValue>, RpcError>> + Send + 'static,
+        Fut: Future<Output = Result<R, RpcError>> + Send + 'static,
+        R: Into<Answer> + 'static,
     {
         let erased = move |state, params: Option<RawParams<'_>>, ctx| {
-            let future: BoxFuture<Result<Box<RawValue>, RpcError>> =
-                Box::pin(handler(state, params, ctx)?);
+            let future: BoxFuture<Result<Answer, RpcError>> =
+                Box::pin(IntoAnswer::new(handler(state, params, ctx)?));
             Ok(future)
         };
         self.fallback = Some(FallbackHandler::Async(Box::new(erased)));
@@ -368,4 +381,22 @@ impl<S> Router<S> {
 #[cfg(feature = "tokio")]
 fn owned(params: Option<RawParams<'_>>) -> Option<Box<RawValue>> {
     params.and_then(|p| RawValue::from_string(p.get().to_owned()).ok())
+}
+
+/// A typed handler's result as its answer: the reply written once, straight into the buffer
+/// it is sent from (the id is the context's). Without an id (never for a request) the
+/// result's text.
+pub(crate) fn answer_of<R: Serialize>(
+    ctx: &CallContext<'_>,
+    result: &R,
+) -> Result<Answer, RpcError> {
+    match ctx.id() {
+        Some(id) => ResultReply::write(&id, result).map(Answer::Written),
+        None => {
+            let text = result_json(result)?;
+            RawValue::from_string(text)
+                .map(Answer::Text)
+                .map_err(|e| crate::answer::unserializable(&e))
+        }
+    }
 }

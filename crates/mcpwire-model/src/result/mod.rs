@@ -17,6 +17,7 @@ use crate::read_error::ReadError;
 use crate::result::read::read_call_tool_result;
 use crate::schema::{SchemaError, object_schema};
 use crate::version::Version;
+use crate::written::Written;
 
 /// The outcome of a tool call, independent of the MCP version.
 ///
@@ -224,15 +225,28 @@ impl ToolResult {
     /// assert_eq!(value, ToolResult::text("hi").into_json(Version::V2026_07_28));
     /// ```
     pub fn into_text(self, version: Version) -> Box<serde_json::value::RawValue> {
+        self.into_written(version)
+    }
+
+    /// [`into_json`](Self::into_json) in the form `W` ([`Written`]): a server answering
+    /// `tools/call` asks for an [`Unwritten`](crate::Unwritten), the generated result it
+    /// then serializes straight into its reply.
+    ///
+    /// ```
+    /// use mcpwire_model::{ToolResult, Unwritten, Version};
+    ///
+    /// let kept: Unwritten = ToolResult::text("hi").into_written(Version::V2026_07_28);
+    /// let text = ToolResult::text("hi").into_text(Version::V2026_07_28);
+    /// assert_eq!(serde_json::to_string(&kept).unwrap(), text.get());
+    /// ```
+    pub fn into_written<W: Written>(self, version: Version) -> W {
         let parts = ToolResultParts {
             content: Cow::Owned(self.content),
             structured: self.structured.as_ref(),
             is_error: self.is_error,
         };
-        call_tool_result(parts, version).unwrap_or_else(|error| {
-            let unsendable = Self::unsendable(&error, version);
-            serde_json::value::to_raw_value(&unsendable).unwrap_or_default()
-        })
+        call_tool_result(parts, version)
+            .unwrap_or_else(|error| W::written(Self::unsendable(&error, version)))
     }
 
     /// The tool execution error sent instead of a result `version` cannot carry.
@@ -275,8 +289,9 @@ impl IntoToolResult for ToolResult {
 }
 
 impl IntoToolResult for String {
+    /// The text moved into the block (`ToolResult::text` would copy it through `Display`).
     fn into_tool_result(self) -> ToolResult {
-        ToolResult::text(self)
+        ToolResult::content(vec![Content::text(self)])
     }
 }
 

@@ -79,9 +79,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
+use crate::answer::{Answer, ResultReply};
 use crate::decode::{Decoded, Message, RawNotification, Response, ResponseBody, decode};
 use crate::events::error_object;
-use crate::id::OwnedId;
+use crate::id::{Id, OwnedId};
 use crate::params::{decode_params, decode_text};
 use crate::profile::Profile;
 use crate::reply::{self, RpcError};
@@ -416,34 +417,58 @@ impl Peer {
         call: Call,
         outcome: Result<&str, &RpcError>,
     ) -> Option<ReplyFrame> {
+        let body = match outcome {
+            Ok(text) => Body::Text(text),
+            Err(error) => Body::Error(error),
+        };
+        self.finish_reply(call, body)
+    }
+
+    /// [`reply_frame`](Self::reply_frame) with a handler's [`Answer`]: a
+    /// [`ResultReply`] written for this request is closed and sent
+    /// as it is (its result is not copied again); text is written into a reply as by
+    /// `reply_frame`.
+    pub fn reply_answer(
+        &mut self,
+        call: Call,
+        outcome: Result<Answer, RpcError>,
+    ) -> Option<ReplyFrame> {
+        match outcome {
+            Ok(Answer::Text(text)) => self.finish_reply(call, Body::Text(text.get())),
+            Ok(Answer::Written(reply)) => self.finish_reply(call, Body::Written(reply)),
+            Err(error) => self.finish_reply(call, Body::Error(&error)),
+        }
+    }
+
+    fn finish_reply(&mut self, call: Call, body: Body<'_>) -> Option<ReplyFrame> {
         let entry = self.in_flight.remove(call.key)?;
+        let facts = match &body {
+            // Only `initialize` is not cancellable: its result names the version.
+            Body::Text(_) | Body::Written(_) if !entry.cancellable => ReplyFacts {
+                agreed_version: reply_frame::agreed_version(body.result()),
+                ..ReplyFacts::result()
+            },
+            Body::Text(_) | Body::Written(_) => ReplyFacts::result(),
+            Body::Error(error) => ReplyFacts::error(error.code()),
+        };
         let bytes = (!entry.cancelled).then(|| {
             let id = call.id.as_id();
-            // Sized once for the whole line and the line end a transport appends: a large
-            // result is copied into it once, never into a buffer that has to grow.
-            let result_len = outcome.map_or(0, str::len);
-            let mut out = Vec::with_capacity(reply::reply_capacity(&id, result_len));
-            match outcome {
-                Ok(result) => reply::write_success(&mut out, &id, result),
-                Err(error) => {
-                    reply::write_error(&mut out, Some(&id), error, self.profile.missing_id())
+            match body {
+                Body::Written(reply) if reply.answers(&id) => reply.close(),
+                // Sized once for the whole line and the line end a transport appends: a
+                // result given as text is copied into it once, never into a buffer that has
+                // to grow.
+                Body::Written(reply) => success_line(&id, reply.result()),
+                Body::Text(text) => success_line(&id, text),
+                Body::Error(error) => {
+                    let mut out = Vec::with_capacity(reply::reply_capacity(&id, 0));
+                    reply::write_error(&mut out, Some(&id), error, self.profile.missing_id());
+                    out
                 }
             }
-            out
         });
         match entry.batch {
-            None => {
-                let facts = match outcome {
-                    // Only `initialize` is not cancellable: its result names the version.
-                    Ok(result) if !entry.cancellable => ReplyFacts {
-                        agreed_version: reply_frame::agreed_version(result),
-                        ..ReplyFacts::result()
-                    },
-                    Ok(_) => ReplyFacts::result(),
-                    Err(error) => ReplyFacts::error(error.code()),
-                };
-                bytes.map(|bytes| ReplyFrame::new(bytes, facts))
-            }
+            None => bytes.map(|bytes| ReplyFrame::new(bytes, facts)),
             Some(at) => self
                 .batches
                 .answer(at.batch, at.slot, &call.id, bytes)
@@ -563,11 +588,34 @@ fn decode_as<T: DeserializeOwned + Send + 'static>(text: &str) -> Result<AnyResu
         })
 }
 
+/// What answers an incoming request, as the peer writes its reply.
+enum Body<'a> {
+    Text(&'a str),
+    Written(ResultReply),
+    Error(&'a RpcError),
+}
+
+impl Body<'_> {
+    /// The result's JSON text (empty for an error).
+    fn result(&self) -> &str {
+        match self {
+            Body::Text(text) => text,
+            Body::Written(reply) => reply.result(),
+            Body::Error(_) => "",
+        }
+    }
+}
+
+/// A success reply line to `id` around a copy of `result`.
+fn success_line(id: &Id<'_>, result: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(reply::reply_capacity(id, result.len()));
+    reply::write_success(&mut out, id, result);
+    out
+}
+
 /// A handler's result as JSON text; a result that does not serialize is -32603.
 pub fn result_json<R: Serialize>(result: &R) -> Result<String, RpcError> {
-    serde_json::to_string(result).map_err(|e| {
-        RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
-    })
+    serde_json::to_string(result).map_err(|e| crate::answer::unserializable(&e))
 }
 
 #[cfg(test)]

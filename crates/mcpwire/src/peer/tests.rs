@@ -430,3 +430,54 @@ fn the_single_pass_takes_the_text_of_the_frames_split() {
     assert_total_of_2(event, "decoded in one pass, from the split's text");
     assert_eq!(peer.pending(), 1);
 }
+
+/// A reply a handler wrote for its request is sent as written (its buffer becomes the line);
+/// one written for another id is not trusted: its result is copied into a reply to the
+/// request's own id. `initialize`'s agreed version is read from a written result too.
+#[test]
+fn a_written_reply_is_closed_and_sent_for_its_own_request_only() {
+    use crate::answer::{Answer, ResultReply};
+    let mut peer = mcp();
+    let Event::Request { call, .. } =
+        only(peer.receive(br#"{"jsonrpc":"2.0","id":"a\u0062","method":"ping"}"#))
+    else {
+        panic!()
+    };
+    let written = ResultReply::write(&call.id().as_id(), &["x", "y"]).unwrap();
+    let start = written.result().as_ptr();
+    let frame = peer
+        .reply_answer(call, Ok(Answer::Written(written)))
+        .unwrap();
+    assert_eq!(
+        text(&frame),
+        r#"{"jsonrpc":"2.0","id":"a\u0062","result":["x","y"]}"#
+    );
+    let result_at = text(&frame).find('[').unwrap();
+    assert_eq!(
+        frame[result_at..].as_ptr(),
+        start,
+        "the written buffer itself is sent"
+    );
+    assert!(frame.facts().is_result());
+
+    let Event::Request { call, .. } =
+        only(peer.receive(br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#))
+    else {
+        panic!()
+    };
+    let other = ResultReply::write(&Id::parse("8").unwrap(), &1).unwrap();
+    let frame = peer.reply_answer(call, Ok(Answer::Written(other))).unwrap();
+    assert_eq!(text(&frame), r#"{"jsonrpc":"2.0","id":7,"result":1}"#);
+
+    let Event::Request { call, .. } =
+        only(peer.receive(br#"{"jsonrpc":"2.0","id":0,"method":"initialize"}"#))
+    else {
+        panic!()
+    };
+    let agreed = serde_json::json!({ "protocolVersion": "2025-11-25" });
+    let written = ResultReply::write(&call.id().as_id(), &agreed).unwrap();
+    let frame = peer
+        .reply_answer(call, Ok(Answer::Written(written)))
+        .unwrap();
+    assert_eq!(frame.facts().agreed_version.as_deref(), Some("2025-11-25"));
+}

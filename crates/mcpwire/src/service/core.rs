@@ -15,7 +15,7 @@ use crate::reply::RpcError;
 /// How a request this side sent ended. Read by its caller's
 /// [`PeerHandle`](super::PeerHandle) (feature `tokio`; without it this side sends none).
 #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
-pub(crate) enum Answer {
+pub(crate) enum Awaited {
     Result(AnyResult),
     Error(RpcError),
     InvalidResult(ResultError),
@@ -24,7 +24,7 @@ pub(crate) enum Answer {
 
 pub(crate) struct CoreState {
     pub(crate) peer: Peer,
-    pub(crate) waiters: HashMap<OutgoingId, oneshot::Sender<Answer>>,
+    pub(crate) waiters: HashMap<OutgoingId, oneshot::Sender<Awaited>>,
     pub(crate) tokens: HashMap<CallKey, CancellationToken>,
     /// Set when input ended: no response can arrive any more.
     pub(crate) input_closed: bool,
@@ -88,7 +88,7 @@ impl Core {
     }
 
     /// Delivers a response to the caller waiting for it (if it still waits).
-    pub(crate) fn answer(&self, id: OutgoingId, answer: Answer) {
+    pub(crate) fn answer(&self, id: OutgoingId, answer: Awaited) {
         if let Some(waiter) = self.lock().waiters.remove(&id) {
             let _ = waiter.send(answer);
         }

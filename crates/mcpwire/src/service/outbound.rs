@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 use tokio::sync::oneshot;
 
 use super::RequestError;
-use super::core::{Answer, Core};
+use super::core::{Awaited, Core};
 use super::sink::{Outgoing, Sink};
 use crate::peer::{AnyResult, OutgoingId};
 
@@ -32,7 +32,7 @@ pub struct Outbound {
 
 /// The response to an [`Outbound`] request: a future of its result, which may be polled by
 /// reference (`&mut`) in a `select!`.
-pub struct PendingResponse(pub(crate) oneshot::Receiver<Answer>);
+pub struct PendingResponse(pub(crate) oneshot::Receiver<Awaited>);
 
 impl std::fmt::Debug for PendingResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -112,14 +112,14 @@ impl Drop for RequestGuard {
     }
 }
 
-impl Answer {
+impl Awaited {
     /// The answer as the caller's result.
     pub(crate) fn into_result(self) -> Result<AnyResult, RequestError> {
         match self {
-            Answer::Result(result) => Ok(result),
-            Answer::Error(error) => Err(RequestError::Rpc(error)),
-            Answer::InvalidResult(error) => Err(RequestError::InvalidResult(error)),
-            Answer::Malformed(defect) => Err(RequestError::MalformedResponse(defect)),
+            Awaited::Result(result) => Ok(result),
+            Awaited::Error(error) => Err(RequestError::Rpc(error)),
+            Awaited::InvalidResult(error) => Err(RequestError::InvalidResult(error)),
+            Awaited::Malformed(defect) => Err(RequestError::MalformedResponse(defect)),
         }
     }
 }

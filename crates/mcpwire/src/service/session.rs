@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::core::{Answer, Core};
+use super::core::{Awaited, Core};
 use super::observe::Observer;
 use super::sink::{Outgoing, Sink, SinkReceiver};
 use super::trace::{self, RequestTrace};
@@ -22,6 +22,7 @@ use {
     super::catch::{BoxFuture, CatchUnwind},
     super::context::progress_token_of,
     super::{AsyncCallContext, Live, PeerHandle},
+    crate::answer::Answer,
     crate::context::FrameCall,
     crate::params::RawParams,
     crate::peer::Call,
@@ -423,13 +424,15 @@ impl<S> Session<S> {
             Event::Response { id, outcome, .. } => core.answer(
                 id,
                 match outcome {
-                    Ok(result) => Answer::Result(result),
-                    Err(error) => Answer::Error(error),
+                    Ok(result) => Awaited::Result(result),
+                    Err(error) => Awaited::Error(error),
                 },
             ),
-            Event::InvalidResult { id, error, .. } => core.answer(id, Answer::InvalidResult(error)),
+            Event::InvalidResult { id, error, .. } => {
+                core.answer(id, Awaited::InvalidResult(error))
+            }
             Event::MalformedResponse { id, defect, .. } => {
-                core.answer(id, Answer::Malformed(defect))
+                core.answer(id, Awaited::Malformed(defect))
             }
             // The engine takes requests, notifications and what it reports.
             Event::Request { .. }
@@ -496,7 +499,7 @@ impl<S> Session<S> {
     fn spawn_request(
         &self,
         call: Call,
-        started: Result<BoxFuture<Result<String, RpcError>>, RpcError>,
+        started: Result<BoxFuture<Result<Answer, RpcError>>, RpcError>,
         sink: Sink,
         permit: OwnedSemaphorePermit,
         trace: Option<RequestTrace>,
@@ -512,17 +515,17 @@ impl<S> Session<S> {
                     .unwrap_or_else(|| Err(RpcError::internal_error())),
                 Err(error) => Err(error),
             };
+            let error_code = outcome.as_ref().err().map(RpcError::code);
             let (line, version) = {
                 let mut state = core.lock();
                 state.tokens.remove(&call.key());
-                let line = state.peer.reply_frame(call, outcome.as_deref());
+                // A reply the handler wrote becomes the line itself: the result is not copied.
+                let line = state.peer.reply_answer(call, outcome);
                 (line, trace::version_of(state.peer.profile()))
             };
             if let Some(trace) = &trace {
-                trace.answered(&outcome, line.is_some(), version);
+                trace.answered(error_code, line.is_some(), version);
             }
-            // The result's text is in the line now: one copy of a large result at a time.
-            drop(outcome);
             if let Some(line) = line {
                 let _ = sink.send(Outgoing::Reply(Box::new(line))).await;
             }

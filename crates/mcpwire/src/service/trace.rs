@@ -16,8 +16,6 @@ use tracing::field::Empty;
 use crate::id::OwnedId;
 use crate::peer::{ReplyFacts, ReplyKind};
 use crate::profile::Profile;
-#[cfg(feature = "tokio")]
-use crate::reply::RpcError;
 
 /// The version a profile stands for: the MCP protocol version, else the profile's name.
 pub(crate) fn version_of(profile: &Profile) -> &'static str {
@@ -79,22 +77,17 @@ impl RequestTrace {
         &self.span
     }
 
-    /// Records how an async handler ended: `outcome` is its result, `sent` whether a reply
-    /// went out (not for a cancelled request); and the session's `version` now (the
-    /// handler may have negotiated it: see [`version_of`]).
+    /// Records how an async handler ended: `error_code` is its error's code (`None` for a
+    /// result), `sent` whether a reply went out (not for a cancelled request); and the
+    /// session's `version` now (the handler may have negotiated it: see [`version_of`]).
     #[cfg(feature = "tokio")]
-    pub(crate) fn answered(
-        &self,
-        outcome: &Result<String, RpcError>,
-        sent: bool,
-        version: &'static str,
-    ) {
+    pub(crate) fn answered(&self, error_code: Option<i64>, sent: bool, version: &'static str) {
         self.session.record("version", version);
-        let label = match outcome {
+        let label = match error_code {
             _ if !sent => "cancelled",
-            Ok(_) => "result",
-            Err(error) => {
-                self.span.record("error_code", error.code());
+            None => "result",
+            Some(code) => {
+                self.span.record("error_code", code);
                 "error"
             }
         };
