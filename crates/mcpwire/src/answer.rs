@@ -61,9 +61,14 @@ impl ResultReply {
 
     /// Whether this is the reply to `id`: its head names `id` with the same text.
     pub fn answers(&self, id: &Id<'_>) -> bool {
-        let mut head = Vec::with_capacity(self.start);
-        reply::open_success(&mut head, id);
-        head == self.bytes[..self.start]
+        const OPEN: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
+        const RESULT: &[u8] = br#","result":"#;
+        let head = &self.bytes[..self.start];
+        let id = id.raw().as_bytes();
+        head.len() == OPEN.len() + id.len() + RESULT.len()
+            && head.starts_with(OPEN)
+            && head.ends_with(RESULT)
+            && &head[OPEN.len()..OPEN.len() + id.len()] == id
     }
 
     /// The finished reply line (without a line end; room for one is reserved when it fits).
