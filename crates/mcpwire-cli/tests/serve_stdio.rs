@@ -210,3 +210,59 @@ fn integer_params_written_as_floats_are_whole_numbers() {
         ]
     );
 }
+
+/// Over pipes (Linux), an MCP server reads and writes them on its runtime's one thread: they
+/// are polled by the reactor, not handed to blocking-pool threads, so no request waits for a
+/// thread handoff. A reply larger than a pipe's buffer is written in parts as the client reads
+/// it, and arrives whole.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_mcp_server_on_pipes_serves_on_its_one_thread() {
+    use std::io::{BufRead, BufReader};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpwire"))
+        .args(["serve", "--profile", "mcp-2025-11-25"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn mcpwire serve");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    // An id of 200 KB: its reply is larger than a pipe's 64 KiB buffer.
+    let id = "i".repeat(200_000);
+    let input = format!(
+        concat!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#,
+            "\n",
+            r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#,
+            "\n",
+            r#"{{"jsonrpc":"2.0","id":"{id}","method":"ping"}}"#,
+            "\n"
+        ),
+        id = id
+    );
+    stdin.write_all(input.as_bytes()).expect("write stdin");
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("initialize reply");
+    assert!(
+        line.starts_with(r#"{"jsonrpc":"2.0","id":1,"result":{"#),
+        "{line}"
+    );
+    line.clear();
+    stdout.read_line(&mut line).expect("ping reply");
+    assert_eq!(
+        line,
+        format!("{{\"jsonrpc\":\"2.0\",\"id\":\"{id}\",\"result\":{{}}}}\n")
+    );
+    // The server now waits for input, stdin still open: on the runtime's thread alone.
+    let threads = std::fs::read_dir(format!("/proc/{}/task", child.id()))
+        .expect("the server's threads")
+        .count();
+    assert_eq!(threads, 1, "the server waits for input on one thread");
+    drop(stdin);
+    assert!(
+        child.wait().expect("wait").success(),
+        "exits 0 at end of input"
+    );
+}

@@ -8,6 +8,7 @@ use tokio::task::JoinHandle;
 
 use super::frames::AsyncFrameReader;
 use super::sink::{Outgoing, SinkReceiver};
+use super::stdio_pipes::{StdInput, StdOutput};
 use super::{PeerHandle, Session};
 use crate::decode::Rejection;
 use crate::framing::Frame;
@@ -47,8 +48,20 @@ where
 }
 
 /// Serves `session` over the process's standard input and output (see [`serve`]).
+///
+/// On Linux, a stdin or stdout that is a pipe (as a client that spawns the server makes it)
+/// is opened again, non-blocking, and read or written on the runtime's own thread; anything
+/// else goes through tokio's `Stdin` and `Stdout`, on the blocking pool. A `trace` event of
+/// target `mcpwire::stdio` says which.
 pub async fn serve_stdio<S: Send + Sync + 'static>(session: &Session<S>) -> io::Result<()> {
-    serve(session, tokio::io::stdin(), tokio::io::stdout()).await
+    let (input, output) = (StdInput::open(), StdOutput::open());
+    tracing::debug!(
+        target: "mcpwire::stdio",
+        stdin_polled = input.polled(),
+        stdout_polled = output.polled(),
+        "serving stdio"
+    );
+    serve(session, input, output).await
 }
 
 /// Starts serving `session` over a byte stream on a new task and returns at once with a

@@ -78,6 +78,8 @@ mod outbound;
 pub mod queue;
 mod session;
 mod sink;
+#[cfg(feature = "tokio")]
+mod stdio_pipes;
 mod trace;
 
 pub use crate::context::Attachment;
