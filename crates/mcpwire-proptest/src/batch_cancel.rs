@@ -8,14 +8,21 @@
 //! drop the named request's reply or send it, and a reply it sends obeys every rule.
 //! `initialize` "MUST NOT be cancelled", so its reply stays owed.
 //!
+//! The same section says that malformed cancellation notifications "SHOULD be ignored":
+//! a SHOULD, like the one above, so a server that obeys a cancel with, say, a `reason`
+//! that is not a string breaks no MUST, and the named request's reply is optional whether
+//! or not the cancel is well formed. (mcpwire's runtime ignores such a cancel and answers.)
+//!
 //! Ids are compared as the checker compares a reply's id: strings by value, anything
-//! else by exact text.
+//! else by exact text. That is looser than mcpwire's runtime, which cancels only a request
+//! whose id has the cancel's exact text (`"a"` is not `"\u0061"` there): a server that
+//! answers such a request anyway is within the rules either way.
 
 use mcpwire_types::ProfileFacts;
 
 use crate::check::same_id;
 use crate::expected::{Cause, Expected, ReplyId, Silence};
-use crate::json::{JsonKind, Member, array_elements, object_members, unescape};
+use crate::json::{JsonKind, Member, object_members, unescape};
 
 /// The method that cancels a request in MCP.
 const CANCELLED: &str = "notifications/cancelled";
@@ -71,22 +78,16 @@ pub fn mark_cancelled(
     elements
 }
 
-/// The `requestId` text a `notifications/cancelled` object names, read leniently (params
-/// by name or, first, by position).
+/// The `requestId` text a `notifications/cancelled` object names, whatever else its params
+/// hold. Its params are an object: every MCP profile refuses params by position, so a
+/// cancel with an array is an invalid call, never a notification this reads.
 fn cancelled_id(text: &str) -> Option<&str> {
     let members = object_members(text);
     if method(&members).as_deref() != Some(CANCELLED) {
         return None;
     }
-    let params = single(&members, "params")?;
-    match params.kind {
-        JsonKind::Object => {
-            let inner = object_members(params.value);
-            single(&inner, "requestId").map(|m| m.value)
-        }
-        JsonKind::Array => array_elements(params.value).first().copied(),
-        _ => None,
-    }
+    let params = single(&members, "params").filter(|p| p.kind == JsonKind::Object)?;
+    single(&object_members(params.value), "requestId").map(|m| m.value)
 }
 
 fn is_initialize(text: &str) -> bool {

@@ -170,4 +170,16 @@ impl Expected {
             Expected::Batch(elements) => elements.iter().any(Expected::expects_output),
         }
     }
+
+    /// Whether a correct server may write something: a reply is owed, or a reply that a
+    /// same-batch cancel made optional may be sent. `false` only for input that gets no
+    /// reply at all (a notification, a response, blank input, a batch of those): the input
+    /// a transport treats as holding no request.
+    pub fn may_reply(&self) -> bool {
+        match self {
+            Expected::NoReply(_) => false,
+            Expected::Reply(_) | Expected::ReplyOptional(_) => true,
+            Expected::Batch(elements) => elements.iter().any(Expected::may_reply),
+        }
+    }
 }

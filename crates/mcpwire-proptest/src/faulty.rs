@@ -190,7 +190,9 @@ fn reply_text(
     method: Option<&str>,
 ) -> Option<String> {
     let reply = match expected {
-        Expected::Reply(reply) => reply.clone(),
+        // An optional reply is sent, as a server that ignores the cancel sends it: its defect
+        // shows there too, and the checker must see it.
+        Expected::Reply(reply) | Expected::ReplyOptional(reply) => reply.clone(),
         Expected::NoReply(Silence::Notification) if defect == Defect::ReplyToNotifications => {
             ExpectedReply {
                 id: ReplyId::Absent,

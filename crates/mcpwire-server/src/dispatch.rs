@@ -413,12 +413,13 @@ async fn serve_other(
             state.subscribe(uri, subscribe);
             Ok(empty_result(version))
         }
-        // Served before (`initialize`, the list methods) or by `serve`.
+        // Served before (`initialize`, the list methods) or by `serve`, never here; were one
+        // to arrive, the server failed, and the method is not unknown.
         Request::Initialize { .. }
         | Request::List { .. }
         | Request::CallTool { .. }
         | Request::ReadResource { .. }
-        | Request::GetPrompt { .. } => Err(RpcError::method_not_found()),
+        | Request::GetPrompt { .. } => Err(RpcError::internal_error()),
     }
 }
 

@@ -94,11 +94,12 @@ const TYPICAL_RESULT: usize = 160;
 /// The room a written reply may keep beyond its line (small replies are not reallocated).
 const SLACK: usize = 4096;
 
-/// The reply's buffer as serde_json writes into it. A write larger than the room left (a
-/// large string, written as one run) reserves what it needs and an eighth more for the
-/// result's tail, instead of the doubling the next small write would then cost (twice the
-/// memory, and a copy where the allocator cannot grow the block in place). Smaller writes
-/// grow the buffer as a `Vec` does.
+/// The reply's buffer as serde_json writes into it. A write that fits neither in the room
+/// left nor in the buffer's whole capacity (a large string, written as one run) reserves
+/// what it needs and an eighth more for the result's tail, instead of the doubling the next
+/// small write would then cost (twice the memory, and a copy where the allocator cannot grow
+/// the block in place). Every other write grows the buffer as a `Vec` does: by doubling,
+/// which at most doubles what the reply holds (the slack is cut when it is closed).
 struct Growing<'a>(&'a mut Vec<u8>);
 
 impl std::io::Write for Growing<'_> {

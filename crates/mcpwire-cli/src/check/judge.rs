@@ -165,7 +165,7 @@ fn judge_exchange(facts: &ProfileFacts, case: &CheckCase, exchange: &Exchange) -
     // "an HTTP error status code" whose body "MAY comprise a JSON-RPC error response that has
     // no id": not a reply, so neither its code nor its spelling of "no id" is judged.
     let refused = http.is_some_and(|h| (400..600).contains(&h.status))
-        && (!expected.expects_output() || notification_or_response_shaped(&case.frame))
+        && (!expected.may_reply() || notification_or_response_shaped(&case.frame))
         && exchange
             .replies
             .iter()
@@ -247,7 +247,7 @@ fn http_findings(
     let error_status = (400..600).contains(&status);
     let request = matches!(expected, Expected::Reply(reply) if reply.cause == Cause::Request)
         || matches!(expected, Expected::Batch(_) if expected.expects_output());
-    if !expected.expects_output() {
+    if !expected.may_reply() {
         if status == 202 && http.body_len > 0 {
             findings.push(Finding::new(
                 "http-body-on-202",
@@ -307,4 +307,56 @@ fn http_findings(
         ));
     }
     findings
+}
+
+#[cfg(test)]
+mod tests {
+    use mcpwire_proptest::{Methods, derive_expected};
+    use mcpwire_types::facts::MCP_2025_03_26;
+
+    use super::super::exchange::HttpMeta;
+    use super::*;
+
+    /// A 2025-03-26 batch of a ping and a cancel naming it: the ping's reply is optional.
+    const CANCELLED_IN_BATCH: &str = r#"[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}]"#;
+
+    fn kinds_over_http(status: u16, replies: &[&str]) -> Vec<String> {
+        let frame = CANCELLED_IN_BATCH.as_bytes().to_vec();
+        let case = CheckCase {
+            label: "cancelled in its batch".into(),
+            expected: derive_expected(&MCP_2025_03_26, &frame, Methods::Unspecified),
+            frame,
+            generated: None,
+            batch_reading: None,
+            readings: Vec::new(),
+        };
+        let body: usize = replies.iter().map(|r| r.len()).sum();
+        let exchange = Exchange {
+            replies: replies.iter().map(|r| r.as_bytes().to_vec()).collect(),
+            http: Some(HttpMeta {
+                status,
+                content_type: (body > 0).then(|| "application/json".into()),
+                body_len: body,
+            }),
+            ..Exchange::default()
+        };
+        judge(&MCP_2025_03_26, &case, &exchange)
+            .into_iter()
+            .map(|f| f.kind)
+            .collect()
+    }
+
+    #[test]
+    fn a_batch_whose_one_request_is_cancelled_may_be_answered_or_not() {
+        let answered = r#"[{"jsonrpc":"2.0","id":"a","result":{}}]"#;
+        assert_eq!(kinds_over_http(200, &[answered]), Vec::<String>::new());
+        assert_eq!(kinds_over_http(202, &[]), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_batch_whose_one_request_is_cancelled_still_holds_a_request() {
+        // Not a POST of notifications alone: a refusal without an id is judged, not excused.
+        let refused = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"no"}}"#;
+        assert_ne!(kinds_over_http(400, &[refused]), Vec::<String>::new());
+    }
 }

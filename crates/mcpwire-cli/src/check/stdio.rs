@@ -269,8 +269,9 @@ pub fn expected_ids(expected: &Expected) -> Vec<String> {
             ReplyId::Absent => Vec::new(),
         },
         Expected::Batch(elements) => elements.iter().flat_map(expected_ids).collect(),
-        // A reply a same-batch cancel made optional is not owed; its id is still the
-        // input's, so a reply carrying it answers this input.
+        // A reply a same-batch cancel made optional is not owed, so it is not awaited; its
+        // id is still among the input's (`input_ids`), so a reply carrying it is taken as
+        // this input's (`Outstanding::other`), not another case's.
         Expected::NoReply(_) | Expected::ReplyOptional(_) => Vec::new(),
     }
 }

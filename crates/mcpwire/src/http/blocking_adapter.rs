@@ -41,11 +41,6 @@ impl<F> std::fmt::Debug for SyncServer<F> {
     }
 }
 
-/// One session of a [`SyncServer`]: the [`AsyncSession`] of its server, whose bodies are
-/// read in turn on tokio's blocking pool.
-#[deprecated(note = "the session of a `SyncServer` is an `AsyncSession`")]
-pub type SyncSession<S> = AsyncSession<S>;
-
 impl<F, S> HttpService for SyncServer<F>
 where
     F: Fn() -> Server<S> + Send + Sync + 'static,

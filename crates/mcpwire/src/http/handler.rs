@@ -222,10 +222,6 @@ pub struct SessionOpening {
     pub(crate) caller: Option<super::Caller>,
 }
 
-/// The former name of [`SessionOpening`].
-#[deprecated(note = "renamed `SessionOpening`: what opening an HTTP session tells the service")]
-pub type SessionContext = SessionOpening;
-
 impl SessionOpening {
     /// The address of the client that opened the session.
     pub fn peer(&self) -> SocketAddr {

@@ -148,8 +148,6 @@ mod tower;
 mod write_timeout;
 
 pub use blocking_adapter::SyncServer;
-#[allow(deprecated)]
-pub use blocking_adapter::SyncSession;
 pub use config::{Eras, HttpConfig};
 pub use event_store::{
     EventId, EventStore, MemoryEventStore, StoreError, StoreFuture, StoreResult, StoredEvents,
@@ -157,8 +155,6 @@ pub use event_store::{
 };
 pub use forwarded::TrustedProxy;
 pub use guard::{Caller, Gate, Guard, GuardFuture, MessageTarget};
-#[allow(deprecated)]
-pub use handler::SessionContext;
 pub use handler::{HandlerReply, HttpService, Outbound, SessionHandler, SessionOpening};
 pub use headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER, SESSION_HEADER};
 pub use health::{HEALTH_PATH, Health, HealthCheck};

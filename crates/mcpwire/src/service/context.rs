@@ -74,11 +74,6 @@ impl Live {
     }
 }
 
-/// The former name of [`AsyncCallContext`].
-#[cfg(feature = "tokio")]
-#[deprecated(note = "renamed `AsyncCallContext`: the async form of `CallContext`")]
-pub type AsyncContext = AsyncCallContext;
-
 #[cfg(feature = "tokio")]
 impl std::ops::Deref for AsyncCallContext {
     type Target = CallContext<'static>;

@@ -87,9 +87,6 @@ pub use cancel::CancellationToken;
 #[cfg(feature = "tokio")]
 pub(crate) use catch::BoxFuture;
 #[cfg(feature = "tokio")]
-#[allow(deprecated)]
-pub use context::AsyncContext;
-#[cfg(feature = "tokio")]
 pub(crate) use context::Live;
 pub use observe::Observer;
 pub use session::{MAX_CONCURRENCY, Options, SESSION_BUSY, Session};
