@@ -266,6 +266,12 @@ fn http_findings(
                 ),
             ));
         }
+    } else if !expected.expects_output() && empty_success(status) && http.body_len == 0 {
+        // Every reply the POST may get is optional (requests its own batch cancels) and
+        // none came. 2025-03-26's transport says a POST holding a request MUST be answered
+        // with a stream or a JSON body, and JSON-RPC 2.0 says a batch with no response to
+        // give returns "nothing at all" (never `[]`): an empty stream meets both, and a 202
+        // with nothing, which mcpwire sends, is the second reading. Neither is a finding.
     } else if !success && !error_status || request && empty_success(status) {
         findings.push(Finding::new(
             "http-status",
