@@ -283,8 +283,8 @@ fn append_outcome(frame: &str, decoder: &str, outcome: &str) {
     writeln!(file, "{frame}\t{decoder}\t{text}").expect("append to the outcomes file");
 }
 
-/// The two servers of one transport, each initialized once: (function id, connection).
-type Contestants = [(&'static str, Box<dyn LinePeer>); 2];
+/// The servers of one transport, each initialized once: (function id, connection).
+type Contestants = Vec<(&'static str, Box<dyn LinePeer>)>;
 
 /// Issue 13: one `tools/call` of `add` and its reply per iteration, after checking the reply
 /// once. Issue 15: one stream of 10,000 notifications and a `ping` per iteration, after
@@ -344,7 +344,7 @@ fn in_process_group(c: &mut Criterion) {
     end_to_end_rows(
         c,
         "in_process",
-        [
+        vec![
             ("mcpwire", Box::new(InProcess::mcpwire())),
             ("rmcp", Box::new(InProcess::rmcp())),
         ],
@@ -360,16 +360,19 @@ fn stdio_group(c: &mut Criterion) {
         );
         return;
     };
-    let spawn = |binary: &PathBuf| {
-        ChildServer::spawn(binary, &[])
+    let spawn = |binary: &PathBuf, args: &[&str]| {
+        ChildServer::spawn(binary, args)
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()))
     };
     end_to_end_rows(
         c,
         "stdio",
-        [
-            ("mcpwire", Box::new(spawn(&example))),
-            ("rmcp", Box::new(spawn(&rmcp))),
+        // rmcp as most servers run it (`stdio()`: tokio's Stdin and Stdout, on the blocking
+        // pool) and at its best (`stdio_pipes()`: the pipes polled, as mcpwire does).
+        vec![
+            ("mcpwire", Box::new(spawn(&example, &[]))),
+            ("rmcp", Box::new(spawn(&rmcp, &[]))),
+            ("rmcp_pipes", Box::new(spawn(&rmcp, &["--stdio-pipes"]))),
         ],
     );
 }

@@ -2,7 +2,8 @@
 //! of `cargo xtask bench` (against the mcpwire-server example's `add`).
 //!
 //! ```text
-//! rmcp-server                       # stdio
+//! rmcp-server                       # stdio (tokio's Stdin/Stdout: the blocking pool)
+//! rmcp-server --stdio-pipes         # stdio polled as pipes (rmcp's `stdio_pipes`)
 //! rmcp-server --http 127.0.0.1:8080 # Streamable HTTP at http://127.0.0.1:8080/mcp
 //! rmcp-server --http 127.0.0.1:0 --json-response
 //! ```
@@ -21,11 +22,12 @@ use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
-const USAGE: &str = "usage: rmcp-server [--http HOST:PORT [--json-response]]";
+const USAGE: &str = "usage: rmcp-server [--stdio-pipes | --http HOST:PORT [--json-response]]";
 
 /// The transport chosen on the command line.
 enum Transport {
-    Stdio,
+    /// Stdio through `rmcp::transport::stdio` (`true`: `stdio_pipes`, rmcp at its best).
+    Stdio(bool),
     Http(SocketAddr, Mode),
 }
 
@@ -41,7 +43,8 @@ enum Mode {
 fn parse_args() -> Result<Transport, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
-        [] => Ok(Transport::Stdio),
+        [] => Ok(Transport::Stdio(false)),
+        [pipes] if pipes == "--stdio-pipes" => Ok(Transport::Stdio(true)),
         [flag, addr, rest @ ..] if flag == "--http" && rest.len() <= 1 => {
             let mode = match rest {
                 [] => Mode::Default,
@@ -56,11 +59,13 @@ fn parse_args() -> Result<Transport, String> {
     }
 }
 
-async fn serve_stdio() -> Result<(), String> {
-    let running = Adder
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| format!("stdio: {e}"))?;
+async fn serve_stdio(pipes: bool) -> Result<(), String> {
+    let running = if pipes {
+        Adder.serve(rmcp::transport::stdio_pipes()).await
+    } else {
+        Adder.serve(rmcp::transport::stdio()).await
+    }
+    .map_err(|e| format!("stdio: {e}"))?;
     running.waiting().await.map_err(|e| format!("stdio: {e}"))?;
     Ok(())
 }
@@ -91,7 +96,7 @@ async fn serve_http(addr: SocketAddr, mode: Mode) -> Result<(), String> {
 #[tokio::main]
 async fn main() -> ExitCode {
     let outcome = match parse_args() {
-        Ok(Transport::Stdio) => serve_stdio().await,
+        Ok(Transport::Stdio(pipes)) => serve_stdio(pipes).await,
         Ok(Transport::Http(addr, mode)) => serve_http(addr, mode).await,
         Err(e) => Err(e),
     };

@@ -24,7 +24,7 @@ enum Target {
 }
 
 /// The rows: (criterion group, mcpwire's function, rmcp's function, title, target).
-const ROWS: [(&str, &str, &str, &str, Target); 5] = [
+const ROWS: [(&str, &str, &str, &str, Target); 6] = [
     (
         "server_tools_list_500",
         "mcpwire",
@@ -51,6 +51,13 @@ const ROWS: [(&str, &str, &str, &str, Target); 5] = [
         "mcpwire",
         "rmcp",
         "server: the example's `tools/call` `add`, stdio (child processes)",
+        Target::AtMost(0.8),
+    ),
+    (
+        "tool_call_stdio",
+        "mcpwire",
+        "rmcp_pipes",
+        "server: the same, against rmcp at its best over stdio (`stdio_pipes`: its pipes polled)",
         Target::AtMost(0.8),
     ),
     (
@@ -160,5 +167,26 @@ mod tests {
     fn no_rows_measured_no_section() {
         let home = ScratchDir::new("listings-none");
         assert_eq!(report_from(&home, |r, out| r.render_listings(out)), "");
+    }
+
+    #[test]
+    fn stdio_is_judged_against_rmcp_as_most_run_it_and_at_its_best() {
+        let home = ScratchDir::new("listings-stdio");
+        write_estimate(&home, "tool_call_stdio", "mcpwire", 50_000.0);
+        write_estimate(&home, "tool_call_stdio", "rmcp", 100_000.0);
+        write_estimate(&home, "tool_call_stdio", "rmcp_pipes", 50_000.0);
+        let out = report_from(&home, |r, out| r.render_listings(out));
+        assert!(
+            out.contains(
+                "(child processes) | 50.00 µs | 100.00 µs | 0.50× | 2.00× | mcpwire ÷ rmcp ≤ 0.8× | met |"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "its pipes polled) | 50.00 µs | 50.00 µs | 1.00× | 1.00× | mcpwire ÷ rmcp ≤ 0.8× | **missed** |"
+            ),
+            "{out}"
+        );
     }
 }
