@@ -68,7 +68,10 @@ impl Report<'_> {
              as a text block (rmcp also sends `\"isError\":false`). In process: each server on a current-thread \
              tokio runtime over a `tokio::io::duplex` pipe in the bench process (mcpwire `McpServer::serve`, \
              rmcp `ServiceExt::serve`); stdio: the release binaries as child processes over pipes (the example \
-             runs a current-thread runtime, `rmcp-server` tokio's multi-thread one). Each session is \
+             runs a current-thread runtime and polls its stdin and stdout pipes on it, \
+             `service/stdio_pipes.rs`; `rmcp-server` runs tokio's multi-thread one with rmcp's `stdio()`, \
+             whose `Stdin` and `Stdout` read and write on the blocking pool; rmcp's `stdio_pipes()`, which \
+             polls them as pipes, is the issue 48 table's other stdio row). Each session is \
              initialized once (2025-11-25); a tool call is one request and its reply, awaited before the \
              next; a stream is 10,000 `notifications/roots/list_changed` lines and a closing `ping`, timed \
              until the `ping`'s reply (the servers answer nothing else, checked before timing).\n\n",
