@@ -16,7 +16,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use mcpwire::params::decode_params;
 use mcpwire::service::{AsyncCallContext, CancellationToken};
-use mcpwire::{Answer, RawParams, ResultReply, RpcError};
+use mcpwire::{Answer, RawParams, RpcError};
 use mcpwire_model::result::wire::empty_result;
 use mcpwire_model::{DiscoverReply, InitializeReply, ListPage, ToolPage, Unwritten, Written};
 use mcpwire_types::JsonObject;
@@ -362,7 +362,7 @@ async fn serve(
 ) -> Result<Answer, RpcError> {
     // A result made for this request is written once, straight into its reply.
     let replying = ctx.request().clone();
-    let written = |result: Unwritten| reply_to(&replying, &result);
+    let written = |result: Unwritten| Answer::to_call(&replying, &result);
     match request {
         Request::CallTool {
             name, arguments, ..
@@ -447,15 +447,6 @@ async fn get_prompt(
     answered(round, future).await
 }
 
-/// A result made for the request `to`, written once: serialized straight into its reply,
-/// after the reply's head. (A notification has no reply: its result is discarded.)
-fn reply_to(to: &AsyncCallContext, result: &Unwritten) -> Result<Answer, RpcError> {
-    match to.id() {
-        Some(id) => ResultReply::write(&id, result).map(Answer::Written),
-        None => Ok(null().into()),
-    }
-}
-
 /// A `tools/call` result: made for the request (most), or text (a task's, completed by
 /// [`finish`]).
 enum ToolAnswer {
@@ -466,7 +457,7 @@ enum ToolAnswer {
 impl ToolAnswer {
     fn written(self, to: &AsyncCallContext) -> Result<Answer, RpcError> {
         match self {
-            ToolAnswer::Made(result) => reply_to(to, &result),
+            ToolAnswer::Made(result) => Answer::to_call(to, &result),
             ToolAnswer::Text(text) => Ok(text.into()),
         }
     }

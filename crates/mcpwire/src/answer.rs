@@ -20,6 +20,7 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::context::CallContext;
 use crate::id::Id;
 use crate::reply::{self, RpcError};
 
@@ -150,6 +151,22 @@ impl From<ResultReply> for Answer {
 }
 
 impl Answer {
+    /// `result` as the answer to the call `ctx` handles, as a typed handler's result is
+    /// answered: for a request, the reply to its id with `result` written once, straight
+    /// into the buffer it is sent from ([`ResultReply`]); for a notification, whose result
+    /// no reply carries, its text. A result that does not serialize is -32603.
+    pub fn to_call<R: Serialize + ?Sized>(
+        ctx: &CallContext<'_>,
+        result: &R,
+    ) -> Result<Answer, RpcError> {
+        match ctx.id() {
+            Some(id) => ResultReply::write(&id, result).map(Answer::Written),
+            None => serde_json::value::to_raw_value(result)
+                .map(Answer::Text)
+                .map_err(|e| unserializable(&e)),
+        }
+    }
+
     /// The result's JSON text.
     pub fn result(&self) -> &str {
         match self {
@@ -232,7 +249,7 @@ mod futures {
             let this = self.project();
             this.future
                 .poll(cx)
-                .map(|out| out.and_then(|result| crate::router::answer_of(this.call, &result)))
+                .map(|out| out.and_then(|result| Answer::to_call(this.call, &result)))
         }
     }
 }

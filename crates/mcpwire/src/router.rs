@@ -36,13 +36,11 @@ use std::fmt;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::value::RawValue;
 
-use crate::answer::{Answer, ResultReply};
+use crate::answer::Answer;
 pub use crate::context::CallContext;
 use crate::events::ProtocolEvent;
 use crate::params::{RawParams, decode_params};
-use crate::peer::result_json;
 use crate::reply::RpcError;
 
 #[cfg(feature = "tokio")]
@@ -50,6 +48,7 @@ use {
     crate::answer::{AnswerOf, IntoAnswer},
     crate::service::AsyncCallContext,
     crate::service::BoxFuture,
+    serde_json::value::RawValue,
     std::future::Future,
     std::sync::Arc,
 };
@@ -173,7 +172,7 @@ impl<S> Router<S> {
         let erased = move |state: &S, params: Option<RawParams<'_>>, ctx: &mut CallContext<'_>| {
             let params: P = decode_params(params, ctx.profile().limits().max_params_depth)?;
             let result = handler(state, params, ctx)?;
-            answer_of(ctx, &result)
+            Answer::to_call(ctx, &result)
         };
         let handler = RequestHandler::Sync(Box::new(erased));
         self.requests.insert(method.to_owned(), handler);
@@ -206,7 +205,7 @@ impl<S> Router<S> {
     /// Registers the synchronous handler for methods without a registered handler, for
     /// requests and notifications alike (see [`CallContext::method`],
     /// [`CallContext::is_notification`]). It gets the raw params and returns the raw result
-    /// (`Box<RawValue>`) or the reply it wrote ([`ResultReply`]); a
+    /// (`Box<RawValue>`) or the reply it wrote ([`ResultReply`](crate::ResultReply)); a
     /// notification's result is discarded. Return [`RpcError::method_not_found`] to refuse a
     /// method.
     pub fn fallback<F, R>(mut self, handler: F) -> Self
@@ -381,22 +380,4 @@ impl<S> Router<S> {
 #[cfg(feature = "tokio")]
 fn owned(params: Option<RawParams<'_>>) -> Option<Box<RawValue>> {
     params.and_then(|p| RawValue::from_string(p.get().to_owned()).ok())
-}
-
-/// A typed handler's result as its answer: the reply written once, straight into the buffer
-/// it is sent from (the id is the context's). Without an id (never for a request) the
-/// result's text.
-pub(crate) fn answer_of<R: Serialize>(
-    ctx: &CallContext<'_>,
-    result: &R,
-) -> Result<Answer, RpcError> {
-    match ctx.id() {
-        Some(id) => ResultReply::write(&id, result).map(Answer::Written),
-        None => {
-            let text = result_json(result)?;
-            RawValue::from_string(text)
-                .map(Answer::Text)
-                .map_err(|e| crate::answer::unserializable(&e))
-        }
-    }
 }
