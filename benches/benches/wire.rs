@@ -10,8 +10,10 @@
 //! - `serve_e2e`: messages per second through `mcpwire serve` over pipes (needs `MCPWIRE_BIN`);
 //! - `tool_call_in_process`, `tool_call_stdio` (issue 13): one `tools/call` of `add` and its
 //!   reply, mcpwire-server against rmcp, in this process over a duplex pipe and as child
-//!   processes over stdio (needs `MCPWIRE_EXAMPLE_BIN` and `RMCP_SERVER_BIN`);
-//! - `notification_stream_in_process`, `notification_stream_stdio` (issue 15): 10,000
+//!   processes over stdio (needs `MCPWIRE_EXAMPLE_BIN` and `RMCP_SERVER_BIN`), and
+//!   `tool_call_stdio_sockets`: over stdio that is a UNIX socket pair, as Node spawns a child;
+//! - `notification_stream_in_process`, `notification_stream_stdio`,
+//!   `notification_stream_stdio_sockets` (issue 15): 10,000
 //!   `notifications/roots/list_changed` and a closing `ping`, timed per stream, same servers;
 //! - `client_tool_call`, `client_tools_list_500` (issue 31): mcpwire-client against rmcp's
 //!   client on the same in-process server (`clients`): one `tools/call` of `add`, and every
@@ -364,6 +366,10 @@ fn stdio_group(c: &mut Criterion) {
         ChildServer::spawn(binary, args)
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()))
     };
+    let spawn_on_sockets = |binary: &PathBuf| {
+        ChildServer::spawn_on_sockets(binary, &[])
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()))
+    };
     end_to_end_rows(
         c,
         "stdio",
@@ -373,6 +379,17 @@ fn stdio_group(c: &mut Criterion) {
             ("mcpwire", Box::new(spawn(&example, &[]))),
             ("rmcp", Box::new(spawn(&rmcp, &[]))),
             ("rmcp_pipes", Box::new(spawn(&rmcp, &["--stdio-pipes"]))),
+        ],
+    );
+    // As Node's `child_process` connects a child (a UNIX socket pair each for stdin and
+    // stdout): rmcp's `stdio()` reads and writes them on the blocking pool; its
+    // `stdio_pipes()` takes pipes only.
+    end_to_end_rows(
+        c,
+        "stdio_sockets",
+        vec![
+            ("mcpwire", Box::new(spawn_on_sockets(&example))),
+            ("rmcp", Box::new(spawn_on_sockets(&rmcp))),
         ],
     );
 }

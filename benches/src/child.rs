@@ -1,14 +1,15 @@
-//! A server run as a child process, spoken to through its stdin/stdout pipes: `mcpwire serve`
+//! A server run as a child process, spoken to through its stdin and stdout (pipes, or UNIX
+//! socket pairs as Node's `child_process` connects them): `mcpwire serve`
 //! (`MCPWIRE_BIN`), the mcpwire-server example (`MCPWIRE_EXAMPLE_BIN`) and the rmcp server of
 //! `benches/rmcp-server` (`RMCP_SERVER_BIN`), the binaries `cargo xtask bench` builds.
 //!
 //! Pushing many lines at once ([`ChildServer::pump`], [`LinePeer::stream`]) writes from a
-//! second thread while the calling thread reads, so neither pipe can fill up and stall the
-//! other.
+//! second thread while the calling thread reads, so neither pipe (or socket) can fill up and
+//! stall the other.
 
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::line_peer::LinePeer;
@@ -16,8 +17,8 @@ use crate::line_peer::LinePeer;
 /// A running server child process.
 pub struct ChildServer {
     child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
+    stdin: Option<Box<dyn Write + Send>>,
+    stdout: BufReader<Box<dyn Read + Send>>,
     line: Vec<u8>,
 }
 
@@ -30,14 +31,37 @@ impl ChildServer {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()?;
-        let stdin = child.stdin.take();
-        let stdout = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped stdout"));
-        Ok(Self {
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        Ok(Self::new(child, Box::new(stdin), Box::new(stdout)))
+    }
+
+    /// Starts `binary` with `args`, stdin and stdout each one end of a UNIX socket pair (as
+    /// Node's `child_process` connects a child), stderr inherited.
+    #[cfg(unix)]
+    pub fn spawn_on_sockets(binary: &Path, args: &[&str]) -> io::Result<Self> {
+        use std::os::fd::OwnedFd;
+        use std::os::unix::net::UnixStream;
+
+        let (stdin, child_stdin) = UnixStream::pair()?;
+        let (stdout, child_stdout) = UnixStream::pair()?;
+        // The command, and with it the child's ends, is dropped once the child has them.
+        let child = Command::new(binary)
+            .args(args)
+            .stdin(OwnedFd::from(child_stdin))
+            .stdout(OwnedFd::from(child_stdout))
+            .stderr(Stdio::inherit())
+            .spawn()?;
+        Ok(Self::new(child, Box::new(stdin), Box::new(stdout)))
+    }
+
+    fn new(child: Child, stdin: Box<dyn Write + Send>, stdout: Box<dyn Read + Send>) -> Self {
+        Self {
             child,
-            stdin,
-            stdout,
+            stdin: Some(stdin),
+            stdout: BufReader::with_capacity(1 << 16, stdout),
             line: Vec::new(),
-        })
+        }
     }
 
     /// Sends `count` copies of `frame` and waits for `count` replies; returns the elapsed time.
@@ -68,7 +92,7 @@ impl ChildServer {
     /// `done`, until it returns `true`.
     fn write_while_reading(
         &mut self,
-        write: impl FnOnce(&mut ChildStdin) -> io::Result<()> + Send,
+        write: impl FnOnce(&mut Box<dyn Write + Send>) -> io::Result<()> + Send,
         mut done: impl FnMut(&[u8]) -> bool,
     ) -> io::Result<()> {
         let Self {
@@ -134,7 +158,7 @@ impl LinePeer for ChildServer {
 }
 
 /// Reads one line into `line`, without its newline.
-fn read_line(stdout: &mut BufReader<ChildStdout>, line: &mut Vec<u8>) -> io::Result<()> {
+fn read_line(stdout: &mut BufReader<Box<dyn Read + Send>>, line: &mut Vec<u8>) -> io::Result<()> {
     line.clear();
     let n = stdout.read_until(b'\n', line)?;
     if n == 0 {

@@ -211,26 +211,80 @@ fn integer_params_written_as_floats_are_whole_numbers() {
     );
 }
 
-/// Over pipes (Linux), an MCP server reads and writes them on its runtime's one thread: they
-/// are polled by the reactor, not handed to blocking-pool threads, so no request waits for a
-/// thread handoff. A reply larger than a pipe's buffer is written in parts as the client reads
-/// it, and arrives whole.
+/// How a test connects `mcpwire serve`'s stdin and stdout.
 #[cfg(target_os = "linux")]
-#[test]
-fn an_mcp_server_on_pipes_serves_on_its_one_thread() {
-    use std::io::{BufRead, BufReader};
+#[derive(Clone, Copy, Debug)]
+enum Connection {
+    /// A pipe each, as most clients spawn a server.
+    Pipes,
+    /// A UNIX socket pair each, as Node's `child_process` (libuv) does.
+    SocketPairs,
+    /// One socket for both, as `socat` or `inetd` does.
+    OneSocket,
+}
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcpwire"))
+/// Over pipes or stream sockets (Linux), an MCP server reads and writes them on its runtime's
+/// one thread: they are polled by the reactor, not handed to blocking-pool threads, so no
+/// request waits for a thread handoff. A reply larger than a pipe's or a socket's buffer is
+/// written in parts as the client reads it, and arrives whole. Stdin and stdout stay blocking
+/// for every other process that shares them.
+#[cfg(target_os = "linux")]
+fn an_mcp_server_serves_on_its_one_thread(connection: Connection) {
+    use std::io::{BufRead, BufReader, Read};
+    use std::net::Shutdown;
+    use std::os::fd::OwnedFd;
+    use std::os::unix::net::UnixStream;
+
+    let pair = || UnixStream::pair().expect("a socket pair");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mcpwire"));
+    command
         .args(["serve", "--profile", "mcp-2025-11-25"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn mcpwire serve");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    // An id of 200 KB: its reply is larger than a pipe's 64 KiB buffer.
-    let id = "i".repeat(200_000);
+        .stderr(Stdio::null());
+    /// Our ends, where not the child's pipes: what we write, what we read, and the socket to
+    /// shut for end of input.
+    type Ends = (
+        Option<Box<dyn Write>>,
+        Option<Box<dyn Read>>,
+        Option<UnixStream>,
+    );
+    let (input, output, shut): Ends = match connection {
+        Connection::Pipes => {
+            command.stdin(Stdio::piped()).stdout(Stdio::piped());
+            (None, None, None)
+        }
+        Connection::SocketPairs => {
+            let ((input, stdin), (output, stdout)) = (pair(), pair());
+            command
+                .stdin(OwnedFd::from(stdin))
+                .stdout(OwnedFd::from(stdout));
+            let shut = input.try_clone().expect("clone");
+            (Some(Box::new(input)), Some(Box::new(output)), Some(shut))
+        }
+        Connection::OneSocket => {
+            let (ours, theirs) = pair();
+            let stdin = theirs.try_clone().expect("clone");
+            command
+                .stdin(OwnedFd::from(stdin))
+                .stdout(OwnedFd::from(theirs));
+            let (input, shut) = (ours.try_clone(), ours.try_clone());
+            let (input, shut) = (input.expect("clone"), shut.expect("clone"));
+            (Some(Box::new(input)), Some(Box::new(ours)), Some(shut))
+        }
+    };
+    let mut child = command.spawn().expect("spawn mcpwire serve");
+    // The server's ends, held by `command` until now: only the server holds them after this.
+    drop(command);
+    let mut stdin: Box<dyn Write> = match input {
+        Some(input) => input,
+        None => Box::new(child.stdin.take().expect("stdin")),
+    };
+    let mut stdout = BufReader::new(match output {
+        Some(output) => output,
+        None => Box::new(child.stdout.take().expect("stdout")) as Box<dyn Read>,
+    });
+    // An id of 300 KB: its reply is larger than a pipe's 64 KiB buffer and a UNIX socket's
+    // default 208 KiB.
+    let id = "i".repeat(300_000);
     let input = format!(
         concat!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#,
@@ -247,22 +301,57 @@ fn an_mcp_server_on_pipes_serves_on_its_one_thread() {
     stdout.read_line(&mut line).expect("initialize reply");
     assert!(
         line.starts_with(r#"{"jsonrpc":"2.0","id":1,"result":{"#),
-        "{line}"
+        "{connection:?}: {line}"
     );
     line.clear();
     stdout.read_line(&mut line).expect("ping reply");
     assert_eq!(
         line,
-        format!("{{\"jsonrpc\":\"2.0\",\"id\":\"{id}\",\"result\":{{}}}}\n")
+        format!("{{\"jsonrpc\":\"2.0\",\"id\":\"{id}\",\"result\":{{}}}}\n"),
+        "{connection:?}"
     );
     // The server now waits for input, stdin still open: on the runtime's thread alone.
     let threads = std::fs::read_dir(format!("/proc/{}/task", child.id()))
         .expect("the server's threads")
         .count();
-    assert_eq!(threads, 1, "the server waits for input on one thread");
-    drop(stdin);
+    assert_eq!(threads, 1, "{connection:?}: the server waits on one thread");
+    // `O_NONBLOCK` (octal 04000) is not set on what fd 0 and fd 1 share with others.
+    for fd in [0, 1] {
+        let info = std::fs::read_to_string(format!("/proc/{}/fdinfo/{fd}", child.id()))
+            .expect("the server's fd info");
+        let flags = info
+            .lines()
+            .find_map(|line| line.strip_prefix("flags:"))
+            .map(|flags| u32::from_str_radix(flags.trim(), 8).expect("octal flags"))
+            .expect("a flags line");
+        assert_eq!(flags & 0o4000, 0, "{connection:?}: fd {fd} left blocking");
+    }
+    match shut {
+        Some(socket) => socket.shutdown(Shutdown::Write).expect("end of input"),
+        None => drop(stdin),
+    }
     assert!(
         child.wait().expect("wait").success(),
-        "exits 0 at end of input"
+        "{connection:?}: exits 0 at end of input"
     );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_mcp_server_on_pipes_serves_on_its_one_thread() {
+    an_mcp_server_serves_on_its_one_thread(Connection::Pipes);
+}
+
+/// Node's `child_process` connects a child's stdio by UNIX socket pairs.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_mcp_server_on_socket_pairs_serves_on_its_one_thread() {
+    an_mcp_server_serves_on_its_one_thread(Connection::SocketPairs);
+}
+
+/// One socket as both stdin and stdout: registered twice with the reactor, once per side.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_mcp_server_on_one_socket_serves_on_its_one_thread() {
+    an_mcp_server_serves_on_its_one_thread(Connection::OneSocket);
 }

@@ -12,7 +12,7 @@ use super::{Report, format_ratio, format_time};
 const STREAM_MESSAGES: f64 = 10_001.0;
 
 /// The end-to-end rows: (criterion group, row title, messages per iteration).
-const ROWS: [(&str, &str, f64); 4] = [
+const ROWS: [(&str, &str, f64); 6] = [
     (
         "tool_call_in_process",
         "`tools/call` `add`, in process",
@@ -24,6 +24,11 @@ const ROWS: [(&str, &str, f64); 4] = [
         1.0,
     ),
     (
+        "tool_call_stdio_sockets",
+        "`tools/call` `add`, stdio on UNIX socket pairs (as Node spawns a child)",
+        1.0,
+    ),
+    (
         "notification_stream_in_process",
         "10,000 notifications + `ping`, in process (per stream)",
         STREAM_MESSAGES,
@@ -31,6 +36,11 @@ const ROWS: [(&str, &str, f64); 4] = [
     (
         "notification_stream_stdio",
         "10,000 notifications + `ping`, stdio (per stream)",
+        STREAM_MESSAGES,
+    ),
+    (
+        "notification_stream_stdio_sockets",
+        "10,000 notifications + `ping`, stdio on UNIX socket pairs (per stream)",
         STREAM_MESSAGES,
     ),
 ];
@@ -69,9 +79,12 @@ impl Report<'_> {
              tokio runtime over a `tokio::io::duplex` pipe in the bench process (mcpwire `McpServer::serve`, \
              rmcp `ServiceExt::serve`); stdio: the release binaries as child processes over pipes (the example \
              runs a current-thread runtime and polls its stdin and stdout pipes on it, \
-             `service/stdio_pipes.rs`; `rmcp-server` runs tokio's multi-thread one with rmcp's `stdio()`, \
+             `service/stdio_streams.rs`; `rmcp-server` runs tokio's multi-thread one with rmcp's `stdio()`, \
              whose `Stdin` and `Stdout` read and write on the blocking pool; rmcp's `stdio_pipes()`, which \
-             polls them as pipes, is the issue 48 table's other stdio row). Each session is \
+             polls them as pipes, is the issue 48 table's other stdio row), and over a UNIX socket pair each \
+             for stdin and stdout, as Node's `child_process` connects a child (the example polls them with \
+             `MSG_DONTWAIT`; rmcp's `stdio()` reads and writes them on the blocking pool, and its \
+             `stdio_pipes()` takes pipes only). Each session is \
              initialized once (2025-11-25); a tool call is one request and its reply, awaited before the \
              next; a stream is 10,000 `notifications/roots/list_changed` lines and a closing `ping`, timed \
              until the `ping`'s reply (the servers answer nothing else, checked before timing).\n\n",

@@ -8,7 +8,7 @@ use tokio::task::JoinHandle;
 
 use super::frames::AsyncFrameReader;
 use super::sink::{Outgoing, SinkReceiver};
-use super::stdio_pipes::{StdInput, StdOutput};
+use super::stdio_streams::{StdInput, StdOutput};
 use super::{PeerHandle, Session};
 use crate::decode::Rejection;
 use crate::framing::Frame;
@@ -49,16 +49,17 @@ where
 
 /// Serves `session` over the process's standard input and output (see [`serve`]).
 ///
-/// On Linux, a stdin or stdout that is a pipe (as a client that spawns the server makes it)
-/// is opened again, non-blocking, and read or written on the runtime's own thread; anything
-/// else goes through tokio's `Stdin` and `Stdout`, on the blocking pool. A `trace` event of
-/// target `mcpwire::stdio` says which.
+/// On Linux, a stdin or stdout that is a pipe or a stream socket (as a client that spawns the
+/// server makes it) is read or written on the runtime's own thread, polled by its reactor,
+/// and never made non-blocking where other processes share it; anything else goes through
+/// tokio's `Stdin` and `Stdout`, on the blocking pool. A `debug` event of target
+/// `mcpwire::stdio` says which (`stdin`, `stdout`: `pipe`, `socket` or `blocking pool`).
 pub async fn serve_stdio<S: Send + Sync + 'static>(session: &Session<S>) -> io::Result<()> {
     let (input, output) = (StdInput::open(), StdOutput::open());
     tracing::debug!(
         target: "mcpwire::stdio",
-        stdin_polled = input.polled(),
-        stdout_polled = output.polled(),
+        stdin = input.driven_by(),
+        stdout = output.driven_by(),
         "serving stdio"
     );
     serve(session, input, output).await

@@ -79,7 +79,7 @@ pub mod queue;
 mod session;
 mod sink;
 #[cfg(feature = "tokio")]
-mod stdio_pipes;
+mod stdio_streams;
 mod trace;
 
 pub use crate::context::Attachment;
