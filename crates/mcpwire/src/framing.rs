@@ -134,7 +134,7 @@ impl LineSplitter {
             self.release_line();
             self.saw_bytes = true;
         }
-        let newline = available.iter().position(|&b| b == b'\n');
+        let newline = memchr::memchr(b'\n', available);
         let chunk = &available[..newline.unwrap_or(available.len())];
         self.len += chunk.len();
         // One extra byte of slack for a `\r` before the `\n`.

@@ -172,11 +172,10 @@ fn push_json_single_line(out: &mut Vec<u8>, json: &str) {
 /// Turns the line breaks of valid JSON text written in place into spaces (see
 /// [`push_json_single_line`]).
 pub(crate) fn single_line(json: &mut [u8]) {
-    let is_break = |b: &u8| *b == b'\n' || *b == b'\r';
-    if json.iter().any(is_break) {
-        json.iter_mut()
-            .filter(|b| is_break(b))
-            .for_each(|b| *b = b' ');
+    let mut from = 0;
+    while let Some(at) = memchr::memchr2(b'\n', b'\r', &json[from..]) {
+        json[from + at] = b' ';
+        from += at + 1;
     }
 }
 

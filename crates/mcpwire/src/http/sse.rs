@@ -139,7 +139,7 @@ impl SseParser {
             }
             self.after_cr = false;
         }
-        while let Some(end) = chunk.iter().position(|&b| b == b'\n' || b == b'\r') {
+        while let Some(end) = memchr::memchr2(b'\n', b'\r', chunk) {
             self.extend_line(&chunk[..end], &mut items);
             self.end_line(&mut items);
             let crlf = chunk[end] == b'\r' && chunk.get(end + 1) == Some(&b'\n');
