@@ -1,7 +1,9 @@
 //! HTTP under load (issue 48): groups `http_load_c1`, `http_load_c16`, `http_load_c64` (the
 //! number of concurrent clients), one function per [`Contender`]: the example's `add` over
 //! Streamable HTTP, mcpwire (2026-07-28 stateless; 2025-11-25 in a session) against rmcp 3.11
-//! (`json_response` without sessions; its defaults). One criterion iteration is one request;
+//! (`json_response` without sessions; its defaults), beside the host's floor (`floor_axum`:
+//! axum answering every POST with the same fixed reply, no MCP work at all, on the same
+//! runtime and build settings as the rmcp server). One criterion iteration is one request;
 //! a sample is `iters` requests shared among the clients (see `mcpwire_benches::http_load`).
 //!
 //! Needs `MCPWIRE_EXAMPLE_BIN` and `RMCP_SERVER_BIN` (`cargo xtask bench` builds and sets

@@ -59,15 +59,19 @@ pub enum Contender {
     RmcpJson,
     /// rmcp with its defaults (SSE answers), 2026-07-28 requests.
     RmcpDefault,
+    /// No MCP server: axum answering every POST with the same fixed reply (`rmcp-server
+    /// --floor`), 2026-07-28 requests. What one HTTP exchange costs on this host.
+    Floor,
 }
 
 impl Contender {
     /// All contenders, in report order.
-    pub const ALL: [Contender; 4] = [
+    pub const ALL: [Contender; 5] = [
         Contender::McpwireStateless,
         Contender::McpwireSession,
         Contender::RmcpJson,
         Contender::RmcpDefault,
+        Contender::Floor,
     ];
 
     /// The criterion function id.
@@ -77,6 +81,7 @@ impl Contender {
             Contender::McpwireSession => "mcpwire_session",
             Contender::RmcpJson => "rmcp_json_response",
             Contender::RmcpDefault => "rmcp_default",
+            Contender::Floor => "floor_axum",
         }
     }
 
@@ -86,6 +91,7 @@ impl Contender {
             Contender::McpwireStateless | Contender::McpwireSession => ServerKind::Mcpwire,
             Contender::RmcpJson => ServerKind::RmcpJson,
             Contender::RmcpDefault => ServerKind::RmcpDefault,
+            Contender::Floor => ServerKind::Floor,
         }
     }
 }
@@ -100,6 +106,8 @@ pub enum ServerKind {
     RmcpJson,
     /// `rmcp-server --http 127.0.0.1:0`.
     RmcpDefault,
+    /// `rmcp-server --http 127.0.0.1:0 --floor`.
+    Floor,
 }
 
 impl ServerKind {
@@ -108,6 +116,7 @@ impl ServerKind {
         match self {
             ServerKind::Mcpwire | ServerKind::RmcpDefault => &["--http", "127.0.0.1:0"],
             ServerKind::RmcpJson => &["--http", "127.0.0.1:0", "--json-response"],
+            ServerKind::Floor => &["--http", "127.0.0.1:0", "--floor"],
         }
     }
 }

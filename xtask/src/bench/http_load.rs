@@ -21,11 +21,12 @@ const CLIENTS: [usize; 3] = [1, 16, 64];
 
 /// The contenders: (criterion function id, column title). The bench crate's
 /// `http_load::Contender::id` names the same ids.
-const CONTENDERS: [(&str, &str); 4] = [
+const CONTENDERS: [(&str, &str); 5] = [
     (STATELESS, "mcpwire 2026-07-28 stateless"),
     (SESSION, "mcpwire 2025-11-25 session"),
     (RMCP_BEST, "rmcp `json_response`, no sessions"),
     ("rmcp_default", "rmcp defaults (SSE answers)"),
+    ("floor_axum", "floor: axum, no MCP"),
 ];
 
 const STATELESS: &str = "mcpwire_stateless";
@@ -216,7 +217,10 @@ pub(super) fn render(results: &Results, runs: &[Results], home: &Path) -> String
          on rmcp 3.11's streamable HTTP server (`benches/rmcp-server --http`, with \
          `--json-response`: `json_response` on, `legacy_session_mode` off; without: its \
          defaults), both release binaries on loopback, both on tokio's multi-thread runtime \
-         (a worker per core). One load generator in the bench process \
+         (a worker per core). Beside them, the host's floor (`rmcp-server --http --floor`): \
+         axum on the same runtime reading each POST whole and answering it with the same fixed \
+         reply, no MCP work at all; what one HTTP exchange costs here, which no server can beat \
+         by much. One load generator in the bench process \
          (a current-thread tokio runtime, hyper's HTTP/1.1 client, keep-alive, `TCP_NODELAY`) \
          drives N clients, each on its own connection sending its next `tools/call` as soon \
          as the previous answer is read whole; every answer is checked (200 and the sum). \
@@ -550,7 +554,7 @@ mod tests {
         assert_eq!(
             line,
             "| 16 | 40.0 µs (runs 50.0 / — / 40.0) | — | 110.0 µs (runs 110.0 / — / 120.0) | — \
-             | 2.75× (runs 2.20× / 3.00×) |"
+             | — | 2.75× (runs 2.20× / 3.00×) |"
         );
     }
 }
