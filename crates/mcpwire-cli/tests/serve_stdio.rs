@@ -266,8 +266,8 @@ fn an_mcp_server_serves_on_its_one_thread(connection: Connection) {
             command
                 .stdin(OwnedFd::from(stdin))
                 .stdout(OwnedFd::from(theirs));
-            let (input, shut) = (ours.try_clone(), ours.try_clone());
-            let (input, shut) = (input.expect("clone"), shut.expect("clone"));
+            let input = ours.try_clone().expect("clone");
+            let shut = ours.try_clone().expect("clone");
             (Some(Box::new(input)), Some(Box::new(ours)), Some(shut))
         }
     };
