@@ -338,7 +338,8 @@ fn unread_answers_beyond_the_response_budget_get_503() {
     assert_eq!(third.body.len(), BIG);
 }
 
-/// What the async handlers report: `slow started`, `slow cancelled`.
+/// What the async handlers report: `slow started`, `slow cancelled`; `stubborn started`,
+/// `stubborn dropped`.
 struct Probe {
     events: Mutex<Sender<&'static str>>,
 }
@@ -346,6 +347,15 @@ struct Probe {
 impl Probe {
     fn report(&self, event: &'static str) {
         let _ = self.events.lock().unwrap().send(event);
+    }
+}
+
+/// Reports `stubborn dropped` when its handler's future is dropped.
+struct ReportDrop(Arc<Probe>);
+
+impl Drop for ReportDrop {
+    fn drop(&mut self) {
+        self.0.report("stubborn dropped");
     }
 }
 
@@ -373,6 +383,16 @@ fn router() -> Router<Probe> {
                 if cancelled.is_ok() {
                     probe.report("slow cancelled");
                 }
+                Ok::<_, RpcError>(json!({}))
+            },
+        )
+        .request_async(
+            "stubborn",
+            |probe: Arc<Probe>, _: Value, _: AsyncCallContext| async move {
+                probe.report("stubborn started");
+                let _dropped = ReportDrop(Arc::clone(&probe));
+                // Deaf to its cancellation.
+                tokio::time::sleep(Duration::from_secs(60)).await;
                 Ok::<_, RpcError>(json!({}))
             },
         )
@@ -440,6 +460,26 @@ fn a_stateless_request_past_its_time_limit_is_cancelled_and_answered_with_its_id
     );
     expect(&reports, "slow started");
     expect(&reports, "slow cancelled");
+}
+
+/// Issue 48: a stateless request's handler runs inside its POST's exchange. When the client
+/// hangs up, even a handler that never looks at its cancellation is dropped, within the
+/// grace it is given to see that cancellation (1 s), not left to run its 60 s.
+#[test]
+fn a_stateless_handler_deaf_to_cancellation_ends_soon_after_its_client_leaves() {
+    let (server, reports) = serve(HttpConfig::default().stateless(true), Options::default());
+    let client = send(server.addr, &[JSON, ACCEPT], &call(1, "stubborn"));
+    expect(&reports, "stubborn started");
+    let left = Instant::now();
+    drop(client);
+    expect(&reports, "stubborn dropped");
+    assert!(
+        left.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        left.elapsed()
+    );
+    // The server serves on.
+    assert_eq!(ping_without_session(server.addr, 2).status, 200);
 }
 
 /// Item 3: in a session, calls waiting for a handler slot are bounded; the next one is

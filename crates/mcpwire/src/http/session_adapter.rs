@@ -5,7 +5,7 @@ use tokio::sync::{oneshot, watch};
 
 use super::handler::{HandlerReply, HttpService, Outbound, SessionHandler, SessionOpening};
 use crate::peer::ReplyFrame;
-use crate::service::{Outgoing, Session, Sink, SinkReceiver};
+use crate::service::{Handlers, Outgoing, Session, Sink, SinkReceiver};
 
 /// Messages of one POST queued between the session's handlers and the exchange.
 const FRAME_SINK_CAPACITY: usize = 16;
@@ -27,7 +27,9 @@ const FRAME_SINK_CAPACITY: usize = 16;
 ///   stateless mode, once the POST is answered or its client has hung up, when the transport
 ///   drops the POST's handler) the service session is closed: the handlers in flight see their
 ///   [`CancellationToken`](crate::service::CancellationToken) fire, requests they are waiting
-///   on fail with [`RequestError::Closed`](crate::service::RequestError::Closed).
+///   on fail with [`RequestError::Closed`](crate::service::RequestError::Closed). A stateless
+///   POST's request handlers run inside its exchange, not on tasks of their own; dropped
+///   first, they get a short grace to see that cancellation, and are then dropped.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -126,9 +128,14 @@ impl<S: Send + Sync + 'static> AsyncSession<S> {
         let note = |has_request| {
             let _ = read.send(has_request);
         };
-        let receive = self
-            .session
-            .receive_noting(&frame, split.as_deref(), &sink, attached, note);
+        let receive = self.session.receive_noting(
+            &frame,
+            split.as_deref(),
+            &sink,
+            attached,
+            note,
+            Handlers::InPlace,
+        );
         let collect = async {
             if has_request.await.unwrap_or(false) {
                 next_reply(&mut items, &outbound).await
@@ -191,7 +198,14 @@ impl<S: Send + Sync + 'static> SessionHandler for AsyncSession<S> {
                 let _ = read.send(has_request);
             };
             session
-                .receive_noting(&frame, split.as_deref(), &sink, attached, note)
+                .receive_noting(
+                    &frame,
+                    split.as_deref(),
+                    &sink,
+                    attached,
+                    note,
+                    Handlers::Spawned,
+                )
                 .await
         };
         let mut receiving = if turn.is_some() {

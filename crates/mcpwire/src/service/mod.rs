@@ -71,6 +71,8 @@ mod frames;
 #[cfg(feature = "tokio")]
 mod handle;
 #[cfg(feature = "tokio")]
+pub(crate) mod in_place;
+#[cfg(feature = "tokio")]
 mod io;
 mod observe;
 #[cfg(feature = "tokio")]
@@ -89,6 +91,8 @@ pub(crate) use catch::BoxFuture;
 #[cfg(feature = "tokio")]
 pub(crate) use context::Live;
 pub use observe::Observer;
+#[cfg(feature = "http")]
+pub(crate) use session::Handlers;
 pub use session::{MAX_CONCURRENCY, Options, SESSION_BUSY, Session};
 pub use sink::{Closed, Outgoing, Sink, SinkReceiver};
 #[cfg(feature = "tokio")]

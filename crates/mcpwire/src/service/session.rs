@@ -21,13 +21,34 @@ use crate::router::Router;
 use {
     super::catch::{BoxFuture, CatchUnwind},
     super::context::progress_token_of,
+    super::in_place::InPlace,
     super::{AsyncCallContext, Live, PeerHandle},
     crate::answer::Answer,
     crate::context::FrameCall,
     crate::params::RawParams,
     crate::peer::Call,
-    tokio::task::JoinHandle,
 };
+
+/// Where the handlers of a frame's requests run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Handlers {
+    /// Each on a task of its own, running on whatever becomes of the call that received the
+    /// frame (a session's POST, a byte stream).
+    Spawned,
+    /// Inside the call that received the frame, which returns once every one of them has
+    /// answered, and drops them if it is dropped first (a stateless POST; see
+    /// `service/in_place.rs`).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    InPlace,
+}
+
+/// A request handler [`Session::dispatch`] started and left to its caller to run
+/// ([`Handlers::InPlace`]).
+#[cfg(feature = "tokio")]
+type Started = BoxFuture<()>;
+/// Without tokio every handler runs in place, synchronously: none is left to the caller.
+#[cfg(not(feature = "tokio"))]
+type Started = std::convert::Infallible;
 
 /// The largest [`Options::max_concurrency`] honoured.
 pub const MAX_CONCURRENCY: u32 = 1 << 20;
@@ -277,7 +298,8 @@ impl<S> Session<S> {
     /// and an `initialize` request's handler finished (it may switch the profile the next
     /// frames are read under).
     pub async fn receive(&self, frame: &[u8], sink: &Sink) {
-        self.receive_noting(frame, None, sink, None, |_| {}).await
+        self.receive_noting(frame, None, sink, None, |_| {}, Handlers::Spawned)
+            .await
     }
 
     /// [`receive`](Self::receive), telling `read` whether the frame holds a request (so an
@@ -285,7 +307,8 @@ impl<S> Session<S> {
     /// read, before any handler starts: how the HTTP adapter knows where a frame's messages
     /// go without decoding the frame a second time. The handlers the frame starts see
     /// `attached` through [`CallContext::attachment`](crate::CallContext::attachment). With `split` (the scan the transport
-    /// ran), the frame's JSON is not scanned again.
+    /// ran), the frame's JSON is not scanned again. With [`Handlers::InPlace`] this returns
+    /// once every request of the frame is answered, and its handlers end with it.
     pub(crate) async fn receive_noting(
         &self,
         frame: &[u8],
@@ -293,6 +316,7 @@ impl<S> Session<S> {
         sink: &Sink,
         attached: Option<Attachment>,
         read: impl FnOnce(bool),
+        handlers: Handlers,
     ) {
         let (switched, mut received) = {
             let mut state = self.shared.core.lock();
@@ -316,12 +340,22 @@ impl<S> Session<S> {
         if let Some(reply) = received.take_reply() {
             let _ = sink.send(Outgoing::Reply(Box::new(reply))).await;
         }
+        #[cfg(feature = "tokio")]
+        let mut in_place = InPlace::default();
         for event in received.events {
             if let Some(observer) = observer {
                 observer.event(&event);
             }
-            self.dispatch(event, sink, attached.as_ref()).await;
+            let dispatched = self.dispatch(event, sink, attached.as_ref(), handlers);
+            #[cfg(feature = "tokio")]
+            if let Some(started) = in_place.beside(dispatched).await {
+                in_place.push(started);
+            }
+            #[cfg(not(feature = "tokio"))]
+            let _ = dispatched.await;
         }
+        #[cfg(feature = "tokio")]
+        in_place.finish().await;
         if let (Some(observer), true) = (observer, answered_at_once) {
             observer.answered_at_once(frame, with_events);
         }
@@ -333,8 +367,15 @@ impl<S> Session<S> {
     }
 
     /// Takes one event through the engine (one handler slot held while a handler starts or
-    /// runs in place), then runs what it started.
-    async fn dispatch(&self, event: Event<'_>, sink: &Sink, attached: Option<&Attachment>) {
+    /// runs in place), then runs what it started: a request's async handler on a task of its
+    /// own, or with [`Handlers::InPlace`] returned to the caller to run.
+    async fn dispatch(
+        &self,
+        event: Event<'_>,
+        sink: &Sink,
+        attached: Option<&Attachment>,
+        handlers: Handlers,
+    ) -> Option<Started> {
         let permit = match &event {
             Event::Request { .. } | Event::Notification { .. } => match self.permit().await {
                 Some(permit) => Some(permit),
@@ -348,7 +389,7 @@ impl<S> Session<S> {
                             let _ = sink.send(Outgoing::Reply(Box::new(line))).await;
                         }
                     }
-                    return;
+                    return None;
                 }
             },
             _ => None,
@@ -389,12 +430,20 @@ impl<S> Session<S> {
             #[cfg(feature = "tokio")]
             Next::Request { call, started } => {
                 let permit = permit.expect("a request holds a permit");
-                let handler = self.spawn_request(call, started, sink.clone(), permit, trace);
-                if initialize {
-                    // The handshake switches the profile to the version it agrees: the frames
-                    // after it are read under that version, in input order, as a blocking
-                    // server reads them (a client sends nothing else before its answer anyway).
-                    let _ = handler.await;
+                let handler = self.request_task(call, started, sink.clone(), permit, trace);
+                // The handshake switches the profile to the version it agrees: the frames
+                // after it are read under that version, in input order, as a blocking server
+                // reads them (a client sends nothing else before its answer anyway).
+                match handlers {
+                    // Boxed: its state must not size every dispatch's future.
+                    Handlers::InPlace if initialize => Box::pin(handler).await,
+                    Handlers::InPlace => return Some(Box::pin(handler)),
+                    Handlers::Spawned => {
+                        let handler = tokio::spawn(handler);
+                        if initialize {
+                            let _ = handler.await;
+                        }
+                    }
                 }
             }
             #[cfg(feature = "tokio")]
@@ -409,6 +458,9 @@ impl<S> Session<S> {
         // Without async handlers every handler ran in place: its slot is free again.
         #[cfg(not(feature = "tokio"))]
         drop(permit);
+        #[cfg(not(feature = "tokio"))]
+        let _ = handlers;
+        None
     }
 
     /// Acts on what concerns this side's own requests: cancellations of the requests in
@@ -495,15 +547,17 @@ impl<S> Session<S> {
         token
     }
 
+    /// A request's handler, to run: awaited, then answered on `sink` (its cancellation token
+    /// dropped, its slot freed), inside the request's span.
     #[cfg(feature = "tokio")]
-    fn spawn_request(
+    fn request_task(
         &self,
         call: Call,
         started: Result<BoxFuture<Result<Answer, RpcError>>, RpcError>,
         sink: Sink,
         permit: OwnedSemaphorePermit,
         trace: Option<RequestTrace>,
-    ) -> JoinHandle<()> {
+    ) -> tracing::instrument::Instrumented<impl Future<Output = ()> + Send + 'static> {
         let core = Arc::clone(&self.shared.core);
         let span = trace
             .as_ref()
@@ -531,7 +585,7 @@ impl<S> Session<S> {
             }
             drop(permit);
         };
-        tokio::spawn(tracing::Instrument::instrument(task, span))
+        tracing::Instrument::instrument(task, span)
     }
 
     /// [`Options::end_of_input_grace`].
