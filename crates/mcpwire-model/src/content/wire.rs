@@ -421,15 +421,24 @@ fn blocks_to<U: BlockTo>(
     items: Cow<'_, [Content]>,
     version: Version,
 ) -> Result<Vec<U>, ContentError> {
+    // Sized to the blocks: collected as a `Result`, the vector would start at four blocks
+    // of the version's (a few hundred bytes each) whatever their number.
+    let mut blocks = Vec::with_capacity(items.len());
     match items {
-        Cow::Borrowed(items) => items.iter().map(|b| U::block_to(b, version)).collect(),
+        Cow::Borrowed(items) => {
+            for block in items {
+                blocks.push(U::block_to(block, version)?);
+            }
+        }
         // Each block is taken: a text moves into the version's block, or the block is dropped
         // once converted, so a large text is held twice at most.
-        Cow::Owned(items) => items
-            .into_iter()
-            .map(|b| U::block_into(b, version))
-            .collect(),
+        Cow::Owned(items) => {
+            for block in items {
+                blocks.push(U::block_into(block, version)?);
+            }
+        }
     }
+    Ok(blocks)
 }
 
 /// The `CallToolResult` of `version`, serialized from its generated type.
