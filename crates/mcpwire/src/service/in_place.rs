@@ -17,7 +17,7 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 use super::catch::BoxFuture;
 
 /// How long the handlers of a dropped exchange may run on after their cancellation.
-pub(crate) const CANCELLED_GRACE: Duration = Duration::from_secs(1);
+const CANCELLED_GRACE: Duration = Duration::from_secs(1);
 
 /// The request handlers started in place so far (see the module); those still running when
 /// it is dropped are handed to a task for the grace.
@@ -63,6 +63,11 @@ impl Running {
         }
     }
 
+    /// Awaits every handler.
+    async fn all(&mut self) {
+        poll_fn(|cx| self.poll_all(cx)).await;
+    }
+
     /// Whether every handler has ended.
     fn is_empty(&self) -> bool {
         self.first.is_none() && self.others.as_ref().is_none_or(FuturesUnordered::is_empty)
@@ -86,7 +91,7 @@ impl InPlace {
 
     /// Awaits every handler started.
     pub(crate) async fn finish(&mut self) {
-        poll_fn(|cx| self.running.poll_all(cx)).await;
+        self.running.all().await;
     }
 }
 
@@ -118,8 +123,7 @@ impl Drop for InPlace {
         // Outside a runtime (it is shutting down) they are dropped at once.
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
-                let all = poll_fn(|cx| running.poll_all(cx));
-                let _ = tokio::time::timeout(CANCELLED_GRACE, all).await;
+                let _ = tokio::time::timeout(CANCELLED_GRACE, running.all()).await;
             });
         }
     }

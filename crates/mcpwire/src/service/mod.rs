@@ -71,7 +71,7 @@ mod frames;
 #[cfg(feature = "tokio")]
 mod handle;
 #[cfg(feature = "tokio")]
-pub(crate) mod in_place;
+mod in_place;
 #[cfg(feature = "tokio")]
 mod io;
 mod observe;
