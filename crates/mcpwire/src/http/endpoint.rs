@@ -21,7 +21,7 @@ use super::deadline;
 use super::exchange::{self, Outcome, WhenClientLeaves};
 use super::guard::{Caller, Gate, MessageTarget};
 use super::handler::{HandlerReply, HttpService, Outbound, SessionOpening};
-use super::headers::{self, PROTOCOL_VERSION_HEADER, SESSION_HEADER, SessionHeader};
+use super::headers::{self, SessionHeader, names};
 use super::race::{First, race};
 use super::request_state::RequestState;
 use super::response::{HttpResponse, ResponseBody, empty, error_to, event_stream, json, sse_event};
@@ -141,7 +141,7 @@ impl<S: HttpService> Endpoint<S> {
         // Present only when allowed: any other origin got 403 above.
         let origin = head.headers.get(ORIGIN).cloned();
         let mut response = match head.method {
-            Method::POST => self.post(head, body, &peer, state).await,
+            Method::POST => self.post(head, body, &peer, state, refuse.missing_id).await,
             // Without their bodies (which these methods do not read), so that the request
             // held across the await need not be `Sync`.
             Method::GET => {
@@ -222,7 +222,7 @@ impl<S: HttpService> Endpoint<S> {
     /// Whether `MCP-Protocol-Version` names a version the service serves per request.
     fn names_stateless_version(&self, headers: &hyper::HeaderMap) -> bool {
         headers
-            .get(PROTOCOL_VERSION_HEADER)
+            .get(&names::PROTOCOL_VERSION)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| self.service.stateless_versions().contains(&v))
     }
@@ -289,13 +289,15 @@ impl<S: HttpService> Endpoint<S> {
     }
 
     /// POST. The body is read before anything else is checked, so that every refusal
-    /// answers the request's id when it can be read.
+    /// answers the request's id when it can be read. `missing_id` is the spelling of an
+    /// absent id the headers give (a session's agreed version may change it).
     async fn post<B>(
         &self,
         parts: &mut Parts,
         incoming: B,
         peer: &SocketAddr,
         state: Option<&RequestState>,
+        missing_id: MissingId,
     ) -> HttpResponse
     where
         B: hyper::body::Body<Data = Bytes>,
@@ -303,7 +305,7 @@ impl<S: HttpService> Endpoint<S> {
     {
         let request_headers = &parts.headers;
         if let Some(state) = state {
-            state.body_begins(self.missing_id(request_headers, None));
+            state.body_begins(missing_id);
         }
         let read = body::read(request_headers, incoming, &self.body_limits, &self.budget).await;
         if let Some(state) = state {
@@ -311,7 +313,7 @@ impl<S: HttpService> Endpoint<S> {
         }
         let read = match read {
             Ok(read) => read,
-            Err(refusal) => return refusal.response(self.missing_id(request_headers, None)),
+            Err(refusal) => return refusal.response(missing_id),
         };
         let mut kind = BodyKind::of(&read.bytes, self.config.max_batch_len);
         // The scan goes on to the session's peer: moved, not copied.
@@ -321,7 +323,7 @@ impl<S: HttpService> Endpoint<S> {
         drop(read.budget);
         let mut refuse = Refuse {
             id: kind.id.as_deref(),
-            missing_id: self.missing_id(request_headers, None),
+            missing_id,
         };
         if !headers::media_type_is(request_headers.get(CONTENT_TYPE), "application/json") {
             return refuse.error(
@@ -375,7 +377,9 @@ impl<S: HttpService> Endpoint<S> {
             }
         };
         let agreed = session.as_ref().and_then(|f| f.protocol_version.as_deref());
-        refuse.missing_id = self.missing_id(request_headers, agreed);
+        if agreed.is_some() {
+            refuse.missing_id = self.missing_id(request_headers, agreed);
+        }
         if let Some(state) = state {
             state.address(refuse.id, refuse.missing_id);
         }
@@ -402,7 +406,8 @@ impl<S: HttpService> Endpoint<S> {
             // its arguments twice, in a state that sizes every POST's future.
             let (handler, caller, statuses) = self.open_stateless(&kind, *peer, parts);
             let frame = read.bytes;
-            let missing_id = missing_id(&hyper::HeaderMap::new(), None, true);
+            // Stateless: the version the transport assumes, whatever the headers say.
+            let missing_id = Profile::latest_mcp().missing_id();
             let start = || {
                 let handler = Arc::clone(&handler);
                 let abort = WhenClientLeaves::Abort;
@@ -474,7 +479,7 @@ impl<S: HttpService> Endpoint<S> {
         // An MCP client (one that names its version) gets the statuses of 2026-07-28; plain
         // JSON-RPC behind a stateless endpoint keeps those of JSON-RPC over HTTP.
         let statuses = if kind.meta_version.is_some()
-            || request_headers.contains_key(PROTOCOL_VERSION_HEADER)
+            || request_headers.contains_key(&names::PROTOCOL_VERSION)
         {
             Statuses::Stateless
         } else {
@@ -566,7 +571,7 @@ impl<S: HttpService> Endpoint<S> {
         }
         let mut response = answer(outcome, kind, Statuses::Session, missing_id);
         if let Ok(value) = HeaderValue::from_str(id.as_str()) {
-            response.headers_mut().insert(SESSION_HEADER, value);
+            response.headers_mut().insert(names::SESSION.clone(), value);
         }
         response
     }
@@ -928,7 +933,7 @@ fn missing_id(headers: &hyper::HeaderMap, agreed: Option<&str>, stateless: bool)
     };
     let stated = agreed.or_else(|| {
         headers
-            .get(PROTOCOL_VERSION_HEADER)
+            .get(&names::PROTOCOL_VERSION)
             .and_then(|v| v.to_str().ok())
     });
     stated
@@ -1005,7 +1010,7 @@ fn initialized(answer: &HandlerReply) -> Option<Initialized> {
 /// 400. Absent, or a session without a recorded version: no objection.
 fn version_differs(headers: &hyper::HeaderMap, agreed: Option<&str>) -> Option<String> {
     let agreed = agreed?;
-    let sent = headers.get(PROTOCOL_VERSION_HEADER)?;
+    let sent = headers.get(&names::PROTOCOL_VERSION)?;
     (sent.as_bytes() != agreed.as_bytes()).then(|| {
         format!(
             "MCP-Protocol-Version {:?} is not the version this session agreed, {agreed:?}",

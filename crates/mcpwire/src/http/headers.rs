@@ -14,6 +14,22 @@ pub const PROTOCOL_VERSION_HEADER: &str = "mcp-protocol-version";
 /// The method header of MCP 2026-07-28.
 pub const METHOD_HEADER: &str = "mcp-method";
 
+/// The transport's header names as the endpoint looks them up: parsed once here, where a
+/// `&str` key would be parsed again at every lookup of every request.
+pub(crate) mod names {
+    use hyper::header::HeaderName;
+
+    /// [`SESSION_HEADER`](super::SESSION_HEADER).
+    pub(crate) static SESSION: HeaderName = HeaderName::from_static(super::SESSION_HEADER);
+    /// [`PROTOCOL_VERSION_HEADER`](super::PROTOCOL_VERSION_HEADER).
+    pub(crate) static PROTOCOL_VERSION: HeaderName =
+        HeaderName::from_static(super::PROTOCOL_VERSION_HEADER);
+    /// [`METHOD_HEADER`](super::METHOD_HEADER).
+    pub(crate) static METHOD: HeaderName = HeaderName::from_static(super::METHOD_HEADER);
+    /// [`NAME_HEADER`](crate::http::routing::NAME_HEADER).
+    pub(crate) static NAME: HeaderName = HeaderName::from_static(crate::http::routing::NAME_HEADER);
+}
+
 /// Whether a header's media type (before any `;` parameter) is `expected`.
 pub(crate) fn media_type_is(value: Option<&HeaderValue>, expected: &str) -> bool {
     value
@@ -59,7 +75,7 @@ pub(crate) enum SessionHeader {
 }
 
 pub(crate) fn session(headers: &HeaderMap) -> SessionHeader {
-    match headers.get(SESSION_HEADER) {
+    match headers.get(&names::SESSION) {
         None => SessionHeader::Absent,
         Some(value) => match value.to_str().ok().and_then(SessionId::parse) {
             Some(id) => SessionHeader::Id(id),
@@ -74,7 +90,7 @@ pub(crate) fn check_protocol_version(
     headers: &HeaderMap,
     supported: &[String],
 ) -> Result<(), String> {
-    let Some(value) = headers.get(PROTOCOL_VERSION_HEADER) else {
+    let Some(value) = headers.get(&names::PROTOCOL_VERSION) else {
         return Ok(());
     };
     let text = value.to_str().unwrap_or("");

@@ -45,6 +45,7 @@ impl AllowList {
         };
         let authority = authority.trim_end_matches('/');
         if let Some((host, port)) = split_authority(authority) {
+            let host = host.to_ascii_lowercase();
             self.entries.push(Entry { scheme, host, port });
         }
     }
@@ -54,9 +55,7 @@ impl AllowList {
         let Some((host, port)) = split_authority(value.trim()) else {
             return false;
         };
-        self.entries
-            .iter()
-            .any(|e| e.host == host && e.port.is_none_or(|p| Some(p) == port))
+        self.entries.iter().any(|e| e.admits(host, port))
     }
 
     /// Whether an `Origin` header value (`scheme://host[:port]`) names an allowed origin.
@@ -65,37 +64,45 @@ impl AllowList {
         let Some((scheme, authority)) = value.trim().split_once("://") else {
             return false;
         };
-        let scheme = scheme.to_ascii_lowercase();
         let Some((host, port)) = split_authority(authority) else {
             return false;
         };
         self.entries.iter().any(|e| {
             let scheme_ok = match &e.scheme {
-                Some(s) => *s == scheme,
-                None => scheme == "http" || scheme == "https",
+                Some(s) => s.eq_ignore_ascii_case(scheme),
+                None => scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https"),
             };
-            scheme_ok && e.host == host && e.port.is_none_or(|p| Some(p) == port)
+            scheme_ok && e.admits(host, port)
         })
     }
 }
 
-/// Splits `host[:port]` (IPv6 in brackets) into a lower-case host and the port; `None` when it
-/// is not an authority (empty, a path, user info, a bad port).
-fn split_authority(authority: &str) -> Option<(String, Option<u16>)> {
+impl Entry {
+    /// Whether `host` (any case) and `port` are this entry's (any port, when it names none).
+    fn admits(&self, host: &str, port: Option<u16>) -> bool {
+        self.host.eq_ignore_ascii_case(host) && self.port.is_none_or(|p| Some(p) == port)
+    }
+}
+
+/// Splits `host[:port]` (IPv6 in brackets, kept) into the host, as written, and the port;
+/// `None` when it is not an authority (empty, a path, user info, a bad port). Nothing is
+/// copied: the `Host` of every request goes through here.
+fn split_authority(authority: &str) -> Option<(&str, Option<u16>)> {
     if authority.is_empty() || authority.contains(['/', '@', '?', '#', ' ']) {
         return None;
     }
-    let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
-        let (inside, after) = rest.split_once(']')?;
+    let (host, port) = if authority.starts_with('[') {
+        let close = authority.find(']')?;
+        let (host, after) = authority.split_at(close + 1);
         let port = match after {
             "" => None,
             _ => Some(after.strip_prefix(':')?),
         };
-        (format!("[{inside}]"), port)
+        (host, port)
     } else {
         match authority.split_once(':') {
-            Some((host, port)) => (host.to_owned(), Some(port)),
-            None => (authority.to_owned(), None),
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
         }
     };
     if host.is_empty() || host == "[]" {
@@ -105,7 +112,7 @@ fn split_authority(authority: &str) -> Option<(String, Option<u16>)> {
         Some(text) => Some(text.parse::<u16>().ok()?),
         None => None,
     };
-    Some((host.to_ascii_lowercase(), port))
+    Some((host, port))
 }
 
 #[cfg(test)]

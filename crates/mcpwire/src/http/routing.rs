@@ -17,10 +17,10 @@ use std::borrow::Cow;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use hyper::header::{HeaderMap, HeaderValue};
+use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 
 use super::classify::BodyKind;
-use super::headers::{METHOD_HEADER, PROTOCOL_VERSION_HEADER};
+use super::headers::names;
 
 mod param_header;
 
@@ -42,14 +42,14 @@ pub(crate) fn check(headers: &HeaderMap, kind: &BodyKind) -> Result<(), String> 
         return Ok(()); // a response, a batch, or unreadable input: nothing to repeat
     };
     let required = kind.meta_version.is_some();
-    matches(headers, METHOD_HEADER, "Mcp-Method", method, required)?;
+    matches(headers, &names::METHOD, "Mcp-Method", method, required)?;
     if let Some(target) = kind.target.as_deref() {
-        matches(headers, NAME_HEADER, "Mcp-Name", target, required)?;
+        matches(headers, &names::NAME, "Mcp-Name", target, required)?;
     }
     if let Some(version) = kind.meta_version.as_deref() {
         matches(
             headers,
-            PROTOCOL_VERSION_HEADER,
+            &names::PROTOCOL_VERSION,
             "MCP-Protocol-Version",
             version,
             true,
@@ -62,7 +62,7 @@ pub(crate) fn check(headers: &HeaderMap, kind: &BodyKind) -> Result<(), String> 
 /// most once otherwise) and decode to `body`.
 fn matches(
     headers: &HeaderMap,
-    name: &str,
+    name: &HeaderName,
     shown: &str,
     body: &str,
     required: bool,
