@@ -56,7 +56,40 @@ impl Written for Box<RawValue> {
 /// let result: Unwritten = empty_result(Version::V2026_07_28);
 /// assert_eq!(serde_json::to_string(&result).unwrap(), r#"{"resultType":"complete"}"#);
 /// ```
-pub struct Unwritten(Box<dyn erased_serde::Serialize + Send + Sync>);
+pub struct Unwritten(Box<dyn Generated>);
+
+/// A generated value behind [`Unwritten`]: serializable by any serializer (erased), and
+/// writable as JSON text by its own, unerased code.
+trait Generated: erased_serde::Serialize + Send + Sync {
+    /// Writes the value's JSON text into `out`.
+    fn write_json(&self, out: &mut dyn std::io::Write) -> serde_json::Result<()>;
+}
+
+impl<T: Serialize + Send + Sync> Generated for T {
+    fn write_json(&self, out: &mut dyn std::io::Write) -> serde_json::Result<()> {
+        serde_json::to_writer(out, self)
+    }
+}
+
+impl Unwritten {
+    /// Writes the value's JSON text into `out`, as `serde_json` writes it, with the value's
+    /// own serialization: what a server writing it into its reply calls (through
+    /// [`Serialize`] every member would go through an erased serializer, several times
+    /// slower for a small result).
+    ///
+    /// ```
+    /// use mcpwire_model::{Unwritten, Version};
+    /// use mcpwire_model::result::wire::empty_result;
+    ///
+    /// let result: Unwritten = empty_result(Version::V2026_07_28);
+    /// let mut text = Vec::new();
+    /// result.write_json(&mut text).unwrap();
+    /// assert_eq!(text, serde_json::to_vec(&result).unwrap());
+    /// ```
+    pub fn write_json(&self, out: &mut dyn std::io::Write) -> serde_json::Result<()> {
+        self.0.write_json(out)
+    }
+}
 
 impl Written for Unwritten {
     fn written(value: impl Serialize + Send + Sync + 'static) -> Self {
@@ -66,7 +99,8 @@ impl Written for Unwritten {
 
 impl Serialize for Unwritten {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        erased_serde::serialize(&*self.0, serializer)
+        let value: &(dyn erased_serde::Serialize + Send + Sync) = &*self.0;
+        erased_serde::serialize(value, serializer)
     }
 }
 

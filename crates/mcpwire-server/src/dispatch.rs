@@ -362,7 +362,7 @@ async fn serve(
 ) -> Result<Answer, RpcError> {
     // A result made for this request is written once, straight into its reply.
     let replying = ctx.request().clone();
-    let written = |result: Unwritten| Answer::to_call(&replying, &result);
+    let written = |result: Unwritten| Answer::to_call_with(&replying, |out| result.write_json(out));
     match request {
         Request::CallTool {
             name, arguments, ..
@@ -457,7 +457,7 @@ enum ToolAnswer {
 impl ToolAnswer {
     fn written(self, to: &AsyncCallContext) -> Result<Answer, RpcError> {
         match self {
-            ToolAnswer::Made(result) => Answer::to_call(to, &result),
+            ToolAnswer::Made(result) => Answer::to_call_with(to, |out| result.write_json(out)),
             ToolAnswer::Text(text) => Ok(text.into()),
         }
     }

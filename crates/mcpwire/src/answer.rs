@@ -39,10 +39,30 @@ impl ResultReply {
     /// Serializes `result` as the result of the reply to `id`. A result that does not
     /// serialize (a map with non-string keys) is -32603, as for a typed handler.
     pub fn write<T: Serialize + ?Sized>(id: &Id<'_>, result: &T) -> Result<Self, RpcError> {
+        Self::write_with(id, |out| serde_json::to_writer(out, result))
+    }
+
+    /// The reply to `id` whose result `write` writes as JSON text into the writer it is
+    /// given: for a result whose type is known only to `write` (a boxed value that can write
+    /// itself), so that serde's serializer need not be erased to reach it. What `write`
+    /// writes must be one JSON value; its error is -32603, as for [`write`](Self::write).
+    ///
+    /// ```
+    /// use mcpwire::answer::ResultReply;
+    /// use mcpwire::Id;
+    ///
+    /// let id = Id::parse("7").unwrap();
+    /// let reply = ResultReply::write_with(&id, |out| serde_json::to_writer(out, &[1, 2])).unwrap();
+    /// assert_eq!(reply.result(), "[1,2]");
+    /// ```
+    pub fn write_with(
+        id: &Id<'_>,
+        write: impl FnOnce(&mut dyn std::io::Write) -> serde_json::Result<()>,
+    ) -> Result<Self, RpcError> {
         // Room for a typical result, so that a small one is written without growing.
         let mut bytes = Vec::with_capacity(reply::reply_capacity(id, TYPICAL_RESULT));
         let start = reply::open_success(&mut bytes, id);
-        serde_json::to_writer(Growing(&mut bytes), result).map_err(|e| unserializable(&e))?;
+        write(&mut Growing(&mut bytes)).map_err(|e| unserializable(&e))?;
         reply::single_line(&mut bytes[start..]);
         // The buffer grew as the result was written, by doubling; a reply waiting to be sent
         // does not keep that room: it is cut to the line, its closing brace and a line end.
@@ -164,6 +184,37 @@ impl Answer {
             None => serde_json::value::to_raw_value(result)
                 .map(Answer::Text)
                 .map_err(|e| unserializable(&e)),
+        }
+    }
+
+    /// [`to_call`](Self::to_call) for a result that `write` writes as JSON text (see
+    /// [`ResultReply::write_with`]).
+    ///
+    /// ```
+    /// use mcpwire::answer::Answer;
+    /// use mcpwire::{CallContext, Router, RpcError};
+    ///
+    /// let router = Router::<()>::new().fallback(|_: &(), _, ctx: &mut CallContext<'_>| {
+    ///     Answer::to_call_with(ctx, |out| serde_json::to_writer(out, &"done"))
+    /// });
+    /// # let _ = router;
+    /// ```
+    pub fn to_call_with(
+        ctx: &CallContext<'_>,
+        write: impl FnOnce(&mut dyn std::io::Write) -> serde_json::Result<()>,
+    ) -> Result<Answer, RpcError> {
+        match ctx.id() {
+            Some(id) => ResultReply::write_with(&id, write).map(Answer::Written),
+            None => {
+                let mut text = Vec::new();
+                write(&mut text).map_err(|e| unserializable(&e))?;
+                let text = String::from_utf8(text).map_err(|_| {
+                    RpcError::internal_error().with_data(&"result is not UTF-8 text")
+                })?;
+                RawValue::from_string(text)
+                    .map(Answer::Text)
+                    .map_err(|e| unserializable(&e))
+            }
         }
     }
 
