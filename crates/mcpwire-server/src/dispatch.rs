@@ -36,7 +36,6 @@ use crate::request::{Listed, Meta, Request, Untyped, Validated};
 use crate::request_state::{self, Arguments, Binding};
 use crate::resource::Resource;
 use crate::resource_template::ResourceTemplate;
-use crate::result_text;
 use crate::session::{Agreed, SessionState};
 use crate::shared::Shared;
 use crate::tasks::{self, TaskMethod, TaskSupport};
@@ -88,7 +87,7 @@ pub(crate) fn handle(
                     fields.input_responses,
                 )
                 .await?;
-                finish(version, result).map(Answer::from)
+                Ok(result.into())
             }
             Prepared::Call(Validated {
                 meta,
@@ -524,13 +523,13 @@ async fn call_tool(
             };
             match task {
                 Some(token) => {
-                    let work = async move { work.await.map(|result| result.into_json(version)) };
+                    // Written once: the result or the `CreateTaskResult`, each with its type.
+                    let work = async move { work.await.map(|result| result.into_text(version)) };
                     let work = Box::pin(answered(round.clone(), work));
                     let owner = state.task_owner();
                     let tokens = (&request, token);
                     let done = tasks::run::call(&shared.tasks, owner, round, tokens, work);
-                    let done = Box::pin(done).await;
-                    finish(version, done?).map(ToolAnswer::Text)
+                    Box::pin(done).await.map(ToolAnswer::Text)
                 }
                 // Kept as the version's generated type, written once into the reply.
                 None => {
@@ -680,29 +679,6 @@ fn discover(shared: &Shared, version: Version) -> Result<Box<RawValue>, RpcError
     reply.to_text(version).map_err(unsendable)
 }
 
-/// The text of a result built as a [`Value`] (the Tasks extension's, which no version's
-/// schema has a type for) with what every result of `version` carries added: from
-/// 2026-07-28 `resultType` (`complete` unless the result says otherwise: an input-required
-/// result, a task handle). None of these results is cacheable (no `ttlMs`, no
-/// `cacheScope`). Every other result is written once from its generated type.
-fn finish(version: Version, mut result: Value) -> Result<Box<RawValue>, RpcError> {
-    result_type(version, &mut result);
-    result_text::result_text(&result).map_err(|e| {
-        RpcError::internal_error().with_data(&format!("result does not serialize: {e}"))
-    })
-}
-
-/// The `resultType` [`finish`] adds to a result under `version`, unless it has one.
-fn result_type(version: Version, result: &mut Value) {
-    if version.has(Feature::ResultType)
-        && let Value::Object(members) = result
-    {
-        members
-            .entry("resultType")
-            .or_insert_with(|| "complete".into());
-    }
-}
-
 fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     lock.read().unwrap_or_else(PoisonError::into_inner)
 }
@@ -847,6 +823,19 @@ mod tests {
             }
         };
         finish(version, result.map_err(unsendable)?)
+    }
+
+    /// A page built as a `Value`, with the `resultType` its version adds, as text: the
+    /// reference a kept page is held to.
+    fn finish(version: Version, mut result: Value) -> Result<Box<RawValue>, RpcError> {
+        if version.has(Feature::ResultType)
+            && let Value::Object(members) = &mut result
+        {
+            members
+                .entry("resultType")
+                .or_insert_with(|| "complete".into());
+        }
+        Ok(serde_json::value::to_raw_value(&result).unwrap())
     }
 
     /// Every page of every list, under every version, twice (rendered, then kept): the

@@ -181,7 +181,6 @@ mod request_state;
 mod resource;
 mod resource_info;
 mod resource_template;
-mod result_text;
 mod roots;
 mod server;
 mod session;

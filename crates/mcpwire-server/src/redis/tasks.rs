@@ -19,6 +19,7 @@ use std::time::{Duration, SystemTime};
 
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, watch};
 
@@ -125,7 +126,7 @@ impl RedisTasks {
         &self,
         id: &str,
         owner: &str,
-        task: &Value,
+        task: &RawValue,
         terminal: bool,
         expires: SystemTime,
     ) -> redis::Cmd {
@@ -136,7 +137,7 @@ impl RedisTasks {
             .arg(owner)
             .arg(&self.process)
             .arg(if terminal { "1" } else { "0" })
-            .arg(task.to_string())
+            .arg(task.get())
             .arg(unix_millis(expires))
             .clone()
     }
@@ -184,7 +185,7 @@ impl SharedTasks for RedisTasks {
         })
     }
 
-    fn write(&self, id: &str, owner: &str, task: &Value, terminal: bool, expires: SystemTime) {
+    fn write(&self, id: &str, owner: &str, task: &RawValue, terminal: bool, expires: SystemTime) {
         let command = self.write_command(id, owner, task, terminal, expires);
         if self.writes.try_send(command).is_err() {
             tracing::warn!(
@@ -198,7 +199,7 @@ impl SharedTasks for RedisTasks {
         &'a self,
         id: &'a str,
         owner: &'a str,
-        task: &'a Value,
+        task: &'a RawValue,
         expires: SystemTime,
     ) -> Pending<'a, ()> {
         Box::pin(async move {
@@ -209,10 +210,11 @@ impl SharedTasks for RedisTasks {
         })
     }
 
-    fn get<'a>(&'a self, owner: &'a str, id: &'a str) -> Pending<'a, Option<Value>> {
+    fn get<'a>(&'a self, owner: &'a str, id: &'a str) -> Pending<'a, Option<Box<RawValue>>> {
         Box::pin(async move {
-            let fields = self.owned(owner, id).await?;
-            serde_json::from_str(fields.get("task")?).ok()
+            let mut fields = self.owned(owner, id).await?;
+            // Checked as JSON, kept as the text it is.
+            RawValue::from_string(fields.remove("task")?).ok()
         })
     }
 

@@ -23,6 +23,7 @@ pub(crate) mod store;
 
 use mcpwire::RpcError;
 use mcpwire_types::mcp::v2026_07_28::ErrorCode;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 #[cfg(feature = "redis")]
@@ -80,7 +81,7 @@ pub(crate) fn missing_extension() -> RpcError {
 }
 
 /// `tasks/get`, `tasks/update` or `tasks/cancel` of `owner`, whose request declared
-/// `capabilities`: the task, or the empty acknowledgement.
+/// `capabilities`: the result, written: the task, or the empty acknowledgement.
 pub(crate) async fn serve(
     store: &TaskStore,
     owner: &str,
@@ -88,7 +89,7 @@ pub(crate) async fn serve(
     capabilities: &Map<String, Value>,
     task_id: Option<String>,
     input_responses: Option<Map<String, Value>>,
-) -> Result<Value, RpcError> {
+) -> Result<Box<RawValue>, RpcError> {
     if !declared(capabilities) {
         return Err(missing_extension());
     }
@@ -107,10 +108,10 @@ pub(crate) async fn serve(
     let kept = store.shared().and_then(|_| responses.clone());
     let local = match method {
         TaskMethod::Get => store.get(owner, &id),
-        TaskMethod::Cancel => store.cancel(owner, &id).map(|()| json!({})),
+        TaskMethod::Cancel => store.cancel(owner, &id).map(|()| acknowledged()),
         TaskMethod::Update => store
             .update(owner, &id, responses.unwrap_or_default())
-            .map(|()| json!({})),
+            .map(|()| acknowledged()),
     };
     // Not held here: another process of the cluster may hold it.
     let Some(shared) = store.shared().filter(|_| local.is_err()) else {
@@ -122,8 +123,14 @@ pub(crate) async fn serve(
         TaskMethod::Update => shared.update(owner, &id, kept.unwrap_or_default()).await,
     };
     if found {
-        Ok(json!({}))
+        Ok(acknowledged())
     } else {
         Err(store::not_found())
     }
+}
+
+/// The result acknowledging `tasks/cancel` and `tasks/update`: empty, but for its type (the
+/// extension is served under 2026-07-28 only, whose results name it).
+fn acknowledged() -> Box<RawValue> {
+    mcpwire_model::result::wire::empty_result(mcpwire_model::Version::V2026_07_28)
 }

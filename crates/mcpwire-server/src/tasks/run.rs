@@ -25,13 +25,14 @@ use std::time::Instant;
 
 use mcpwire::RpcError;
 use mcpwire::service::CancellationToken;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::{TaskInputs, TaskStore};
 use crate::input_round::InputRound;
 
-/// A call's work: its result JSON, or the protocol error it ends with.
-pub(crate) type Work = Pin<Box<dyn Future<Output = Result<Value, RpcError>> + Send>>;
+/// A call's work: its result, written once from the version's generated type, or the
+/// protocol error it ends with.
+pub(crate) type Work = Pin<Box<dyn Future<Output = Result<Box<RawValue>, RpcError>> + Send>>;
 
 /// Runs `work` (a handler whose context is cancelled through `token` only) as a call that
 /// may become a task of `owner` in `store`, as the module docs say; `round` is the call's
@@ -43,7 +44,7 @@ pub(crate) async fn call(
     round: Option<Arc<InputRound>>,
     (request, token): (&CancellationToken, CancellationToken),
     mut work: Work,
-) -> Result<Value, RpcError> {
+) -> Result<Box<RawValue>, RpcError> {
     let polled = tokio::select! {
         biased;
         done = &mut work => Some(done),
@@ -70,7 +71,7 @@ async fn directly(
     request: &CancellationToken,
     token: &CancellationToken,
     mut work: Work,
-) -> Result<Value, RpcError> {
+) -> Result<Box<RawValue>, RpcError> {
     tokio::select! {
         done = &mut work => done,
         () = request.cancelled() => {

@@ -8,6 +8,7 @@ use std::pin::Pin;
 use std::sync::Weak;
 use std::time::SystemTime;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::TaskStore;
@@ -32,9 +33,10 @@ pub(crate) trait SharedTasks: Send + Sync + std::fmt::Debug {
         bounds: (usize, usize),
     ) -> Pending<'a, bool>;
 
-    /// Writes the `DetailedTask` of `id` (queued: writes of one process land in order; a
-    /// `terminal` record is never overwritten).
-    fn write(&self, id: &str, owner: &str, task: &Value, terminal: bool, expires: SystemTime);
+    /// Writes the `DetailedTask` of `id`, as the text of the `tasks/get` result that
+    /// answers for it (queued: writes of one process land in order; a `terminal` record is
+    /// never overwritten).
+    fn write(&self, id: &str, owner: &str, task: &RawValue, terminal: bool, expires: SystemTime);
 
     /// Writes the first record of `id` at once (so that `tasks/get` at any process finds the
     /// task as soon as its `CreateTaskResult` is sent, while Redis is up).
@@ -42,12 +44,12 @@ pub(crate) trait SharedTasks: Send + Sync + std::fmt::Debug {
         &'a self,
         id: &'a str,
         owner: &'a str,
-        task: &'a Value,
+        task: &'a RawValue,
         expires: SystemTime,
     ) -> Pending<'a, ()>;
 
-    /// `tasks/get` of a task held elsewhere: its `DetailedTask`.
-    fn get<'a>(&'a self, owner: &'a str, id: &'a str) -> Pending<'a, Option<Value>>;
+    /// `tasks/get` of a task held elsewhere: its result, as written.
+    fn get<'a>(&'a self, owner: &'a str, id: &'a str) -> Pending<'a, Option<Box<RawValue>>>;
 
     /// `tasks/cancel` of a task held elsewhere: its record is `cancelled` at once (unless
     /// done) and its process told to cancel the handler. `false`: not found.

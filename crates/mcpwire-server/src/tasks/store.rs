@@ -12,7 +12,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use mcpwire::RpcError;
 use mcpwire::service::CancellationToken;
-use serde_json::value::RawValue;
+use serde::Serialize;
+use serde_json::value::{RawValue, to_raw_value};
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
@@ -172,7 +173,7 @@ impl TaskStore {
         &self,
         owner: &str,
         token: CancellationToken,
-    ) -> Option<(String, Instant, Value)> {
+    ) -> Option<(String, Instant, Box<RawValue>)> {
         let (id, expires, created) = self.create(owner, token)?;
         let Some(shared) = &self.shared else {
             return Some((id, expires, created));
@@ -185,7 +186,7 @@ impl TaskStore {
         }
         let first = self.lock().tasks.get(&id).map(|record| {
             (
-                Value::Object(self.render(&id, record, true)),
+                self.render(&id, record, View::Detailed),
                 record.owner.clone(),
             )
         });
@@ -198,7 +199,7 @@ impl TaskStore {
     /// Writes `record` to the shared store, if any.
     fn mirror(&self, id: &str, record: &Record) {
         if let Some(shared) = &self.shared {
-            let task = Value::Object(self.render(id, record, true));
+            let task = self.render(id, record, View::Detailed);
             let terminal = record.status.is_terminal();
             shared.write(id, &record.owner, &task, terminal, record.expires_at);
         }
@@ -221,7 +222,7 @@ impl TaskStore {
         &self,
         owner: &str,
         token: CancellationToken,
-    ) -> Option<(String, Instant, Value)> {
+    ) -> Option<(String, Instant, Box<RawValue>)> {
         let mut inner = self.lock();
         let held = inner.per_owner.get(owner).copied().unwrap_or(0);
         if held >= self.limits.max_per_owner || inner.tasks.len() >= self.limits.max_tasks {
@@ -243,19 +244,18 @@ impl TaskStore {
             keys: HashSet::new(),
             token,
         };
-        let mut created = self.render(&id, &record, false);
-        created.insert("resultType".into(), "task".into());
+        let created = self.render(&id, &record, View::Created);
         let expires = record.expires;
         *inner.per_owner.entry(owner.to_owned()).or_default() += 1;
         inner.tasks.insert(id.clone(), record);
-        Some((id, expires, Value::Object(created)))
+        Some((id, expires, created))
     }
 
-    /// `tasks/get`: the task as a `DetailedTask`.
-    pub(crate) fn get(&self, owner: &str, id: &str) -> Result<Value, RpcError> {
+    /// `tasks/get`: its result, the task as a `DetailedTask`.
+    pub(crate) fn get(&self, owner: &str, id: &str) -> Result<Box<RawValue>, RpcError> {
         let inner = self.lock();
         let record = inner.owned(owner, id)?;
-        Ok(Value::Object(self.render(id, record, true)))
+        Ok(self.render(id, record, View::Detailed))
     }
 
     /// `tasks/cancel`: a task not yet done is `cancelled` from now on and its handler's
@@ -334,10 +334,11 @@ impl TaskStore {
         Some((unique, receiver))
     }
 
-    /// The handler of task `id` finished with `outcome`: `completed` with its result, or
-    /// `failed` with its error, unless the task was cancelled meanwhile (it stays so). An
-    /// outcome past the byte limits fails the task with -32603 instead.
-    pub(crate) fn finish(&self, id: &str, outcome: Result<Value, RpcError>) {
+    /// The handler of task `id` finished with `outcome`: `completed` with its result (the
+    /// text written once from the version's generated type, kept as it is), or `failed` with
+    /// its error, unless the task was cancelled meanwhile (it stays so). An outcome past the
+    /// byte limits fails the task with -32603 instead.
+    pub(crate) fn finish(&self, id: &str, outcome: Result<Box<RawValue>, RpcError>) {
         let mut guard = self.lock();
         let inner = &mut *guard;
         let budget = self
@@ -351,38 +352,27 @@ impl TaskStore {
         if record.status.is_terminal() {
             return;
         }
-        let (status, text, message) = match outcome {
-            Ok(result) => (Status::Completed, serde_json::to_string(&result), None),
-            Err(error) => {
-                let message = error.message().to_owned();
-                (
-                    Status::Failed,
-                    serde_json::to_string(&error_object(&error)),
-                    Some(message),
-                )
-            }
+        let failed = |error: &RpcError| {
+            let message = Some(error.message().to_owned());
+            (Status::Failed, error_object(error), message)
         };
-        let (status, text, message) = match text {
-            Ok(text) if text.len() <= budget => (status, text, message),
-            Ok(text) => {
-                let error = RpcError::internal_error().with_data(&format!(
-                    "the task's outcome ({} bytes) is more than the server keeps",
-                    text.len()
-                ));
-                let text = serde_json::to_string(&error_object(&error)).unwrap_or_default();
-                (Status::Failed, text, Some(error.message().to_owned()))
-            }
-            Err(e) => {
-                let error = RpcError::internal_error()
-                    .with_data(&format!("the task's outcome does not serialize: {e}"));
-                let text = serde_json::to_string(&error_object(&error)).unwrap_or_default();
-                (Status::Failed, text, Some(error.message().to_owned()))
-            }
+        let (status, outcome, message) = match outcome {
+            Ok(result) if result.get().len() <= budget => (Status::Completed, result, None),
+            Ok(result) => failed(&RpcError::internal_error().with_data(&format!(
+                "the task's outcome ({} bytes) is more than the server keeps",
+                result.get().len()
+            ))),
+            Err(error) => match failed(&error) {
+                (_, text, _) if text.get().len() > budget => {
+                    failed(&RpcError::internal_error().with_data(&format!(
+                        "the task's outcome ({} bytes) is more than the server keeps",
+                        text.get().len()
+                    )))
+                }
+                kept => kept,
+            },
         };
-        let bytes = text.len();
-        let Ok(outcome) = RawValue::from_string(text) else {
-            return;
-        };
+        let bytes = outcome.get().len();
         record.status = status;
         record.status_message = message;
         record.outcome = Some(outcome);
@@ -406,45 +396,73 @@ impl TaskStore {
         (inner.tasks.len(), inner.bytes)
     }
 
-    /// The task as `Task` members (and with `detailed`, its `DetailedTask` payload).
-    fn render(&self, id: &str, record: &Record, detailed: bool) -> Map<String, Value> {
-        let mut task = Map::new();
-        task.insert("taskId".into(), id.into());
-        task.insert("status".into(), record.status.as_str().into());
-        if let Some(message) = &record.status_message {
-            task.insert("statusMessage".into(), message.as_str().into());
-        }
-        task.insert("createdAt".into(), iso8601(record.created).into());
-        task.insert("lastUpdatedAt".into(), iso8601(record.updated).into());
-        task.insert("ttlMs".into(), millis(self.limits.ttl).into());
-        task.insert(
-            "pollIntervalMs".into(),
-            millis(self.limits.poll_interval).max(1).into(),
-        );
-        if !detailed {
-            return task;
-        }
-        match record.status {
-            Status::InputRequired => {
-                task.insert("inputRequests".into(), Value::Object(record.inputs.clone()));
-            }
-            Status::Completed | Status::Failed => {
-                let key = if record.status == Status::Completed {
-                    "result"
-                } else {
-                    "error"
-                };
-                let outcome = record
-                    .outcome
-                    .as_deref()
-                    .and_then(|raw| serde_json::from_str(raw.get()).ok())
-                    .unwrap_or_else(|| Value::Object(Map::new()));
-                task.insert(key.into(), outcome);
-            }
-            Status::Working | Status::Cancelled => {}
-        }
-        task
+    /// The result of a task method naming the task: `view` says which members it has.
+    /// Written once into its text, the kept outcome copied in as it is.
+    fn render(&self, id: &str, record: &Record, view: View) -> Box<RawValue> {
+        let detailed = view == View::Detailed;
+        let outcome = || record.outcome.as_deref().unwrap_or_else(|| empty_object());
+        let task = TaskView {
+            created_at: iso8601(record.created),
+            error: (detailed && record.status == Status::Failed).then(outcome),
+            input_requests: (detailed && record.status == Status::InputRequired)
+                .then_some(&record.inputs),
+            last_updated_at: iso8601(record.updated),
+            poll_interval_ms: millis(self.limits.poll_interval).max(1),
+            result: (detailed && record.status == Status::Completed).then(outcome),
+            result_type: match view {
+                View::Created => "task",
+                View::Detailed => "complete",
+            },
+            status: record.status.as_str(),
+            status_message: record.status_message.as_deref(),
+            task_id: id,
+            ttl_ms: millis(self.limits.ttl),
+        };
+        // Strings, integers, a map of values and kept JSON text: nothing here can fail.
+        to_raw_value(&task).unwrap_or_else(|_| empty_object().to_owned())
     }
+}
+
+/// Which result of the Tasks extension names a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum View {
+    /// `CreateTaskResult` (the answer to a `tools/call` that became a task): the `Task`
+    /// members and `"resultType": "task"`.
+    Created,
+    /// The result of `tasks/get` (and the record the shared store keeps): the `Task`
+    /// members, the `DetailedTask` payload of its status (`inputRequests`, `result` or
+    /// `error`) and `"resultType": "complete"`. The extension is served under 2026-07-28
+    /// only, whose results name their type.
+    Detailed,
+}
+
+/// A task as the results of the Tasks extension carry it, written once. Its members are
+/// declared in the order of their names, so its text is what a `serde_json::Value` of the
+/// same members would write.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TaskView<'a> {
+    created_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a RawValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_requests: Option<&'a Map<String, Value>>,
+    last_updated_at: String,
+    poll_interval_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<&'a RawValue>,
+    result_type: &'static str,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status_message: Option<&'a str>,
+    task_id: &'a str,
+    ttl_ms: u64,
+}
+
+/// `{}`, as [`RawValue`].
+fn empty_object() -> &'static RawValue {
+    static EMPTY: std::sync::OnceLock<Box<RawValue>> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(|| RawValue::from_string("{}".to_owned()).expect("`{}` is JSON"))
 }
 
 impl Inner {
@@ -495,16 +513,21 @@ impl Inner {
     }
 }
 
-/// A JSON-RPC error object (`code`, `message`, `data`).
-fn error_object(error: &RpcError) -> Value {
-    let mut object = json!({ "code": error.code(), "message": error.message() });
-    if let Some(data) = error
-        .data()
-        .and_then(|d| serde_json::from_str(d.get()).ok())
-    {
-        object["data"] = data;
+/// A JSON-RPC error object (`code`, `message`, `data`), written once (`data` as it is).
+fn error_object(error: &RpcError) -> Box<RawValue> {
+    #[derive(Serialize)]
+    struct ErrorObject<'a> {
+        code: i64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        data: Option<&'a RawValue>,
+        message: &'a str,
     }
-    object
+    let object = ErrorObject {
+        code: error.code(),
+        data: error.data(),
+        message: error.message(),
+    };
+    to_raw_value(&object).unwrap_or_else(|_| empty_object().to_owned())
 }
 
 fn millis(duration: Duration) -> u64 {
@@ -521,6 +544,10 @@ fn task_id() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn raw(value: Value) -> Box<RawValue> {
+        to_raw_value(&value).unwrap()
+    }
 
     fn store(ttl_ms: u64) -> Arc<TaskStore> {
         TaskStore::new(
@@ -552,12 +579,12 @@ mod tests {
         let store = store(50);
         let (first, _, _) = store.create("a", CancellationToken::new()).unwrap();
         let (second, _, _) = store.create("a", CancellationToken::new()).unwrap();
-        store.finish(&first, Ok(json!({ "text": "x".repeat(60) })));
+        store.finish(&first, Ok(raw(json!({ "text": "x".repeat(60) }))));
         let (_, held) = store.usage();
         assert!((60..=100).contains(&held), "{held}");
         // The second result would pass the total: its task fails instead, with a short error.
-        store.finish(&second, Ok(json!({ "text": "y".repeat(60) })));
-        let failed = store.get("a", &second).unwrap();
+        store.finish(&second, Ok(raw(json!({ "text": "y".repeat(60) }))));
+        let failed: Value = serde_json::from_str(store.get("a", &second).unwrap().get()).unwrap();
         assert_eq!(failed["status"], "failed");
         assert_eq!(failed["error"]["code"], -32603);
         std::thread::sleep(Duration::from_millis(60));
