@@ -78,6 +78,22 @@ impl Json {
         }
     }
 
+    /// The text serde_json writes for `value`, kept as it is: what serde_json writes is one
+    /// JSON value, so it is not read again.
+    ///
+    /// ```
+    /// use mcpwire_support::Json;
+    ///
+    /// #[derive(serde::Serialize)]
+    /// struct Sum { sum: i64, of: [i64; 2] }
+    ///
+    /// let json = Json::written(&Sum { sum: 3, of: [1, 2] }).unwrap();
+    /// assert_eq!(json.text(), r#"{"sum":3,"of":[1,2]}"#);
+    /// ```
+    pub fn written<T: Serialize + ?Sized>(value: &T) -> Result<Self, serde_json::Error> {
+        serde_json::to_string(value).map(|text| Json(text.into_boxed_str()))
+    }
+
     /// The compact text of a `serde_json::Value`.
     pub fn from_value(value: &Value) -> Self {
         Json(value.to_string().into_boxed_str())
@@ -107,6 +123,25 @@ impl Json {
     /// `u64` becomes an `f64`).
     pub fn to_value(&self) -> Result<Value, serde_json::Error> {
         self.parse()
+    }
+
+    /// [`to_value`](Self::to_value) at any depth: without serde_json's recursion limit, on
+    /// a stack that grows as needed.
+    ///
+    /// ```
+    /// use mcpwire_support::Json;
+    ///
+    /// let deep = Json::from_text(format!("{}{}", "[".repeat(300), "]".repeat(300))).unwrap();
+    /// assert!(deep.to_value().is_err());
+    /// assert!(deep.to_value_unbounded().unwrap().is_array());
+    /// ```
+    pub fn to_value_unbounded(&self) -> Result<Value, serde_json::Error> {
+        let mut deserializer = serde_json::Deserializer::from_str(&self.0);
+        deserializer.disable_recursion_limit();
+        let growing = serde_stacker::Deserializer::new(&mut deserializer);
+        let value = Value::deserialize(growing)?;
+        deserializer.end()?;
+        Ok(value)
     }
 
     /// Whether the value is `null`.

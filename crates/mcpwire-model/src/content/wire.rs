@@ -22,19 +22,10 @@ pub(crate) use crate::written::to_value;
 /// content borrowed, or owned so that each block goes once converted.
 pub(crate) struct ToolResultParts<'a> {
     pub(crate) content: Cow<'a, [Content]>,
-    pub(crate) structured: Option<&'a Value>,
+    /// `structuredContent`'s text, as written once: borrowed, or owned so that it is moved
+    /// into the version's type.
+    pub(crate) structured: Option<Cow<'a, Json>>,
     pub(crate) is_error: bool,
-}
-
-/// `structuredContent` as the JSON object versions before 2026-07-28 require.
-fn structured_object(value: &Value, version: Version) -> Result<JsonObject, ContentError> {
-    let lacking =
-        || ContentError::lacking("`structuredContent` that is not a JSON object", version);
-    if !value.is_object() {
-        return Err(lacking());
-    }
-    // Written from the value itself: no copy of it.
-    JsonObject::try_from(Json::from(value)).map_err(|_| lacking())
 }
 
 /// A finite priority as a JSON number.
@@ -465,7 +456,7 @@ pub(crate) fn call_tool_result<W: Written>(
                 CallToolResult,
                 out.structured_content = result
                     .structured
-                    .map(|value| StructuredTo::structured_to(value, version))
+                    .map(|text| StructuredTo::structured_to(text.into_owned(), version))
                     .transpose()?
             );
             W::written(out)
@@ -476,19 +467,22 @@ pub(crate) fn call_tool_result<W: Written>(
 
 /// The generated type of `structuredContent`: `JsonObject` before 2026-07-28, `Json` from then.
 trait StructuredTo: Sized {
-    /// `value` as this type, or why the version refuses it.
-    fn structured_to(value: &Value, version: Version) -> Result<Self, ContentError>;
+    /// `text` as this type, or why the version refuses it.
+    fn structured_to(text: Json, version: Version) -> Result<Self, ContentError>;
 }
 
 impl StructuredTo for JsonObject {
-    fn structured_to(value: &Value, version: Version) -> Result<Self, ContentError> {
-        structured_object(value, version)
+    /// The JSON object versions before 2026-07-28 require.
+    fn structured_to(text: Json, version: Version) -> Result<Self, ContentError> {
+        JsonObject::try_from(text).map_err(|_| {
+            ContentError::lacking("`structuredContent` that is not a JSON object", version)
+        })
     }
 }
 
 impl StructuredTo for Json {
-    fn structured_to(value: &Value, _: Version) -> Result<Self, ContentError> {
-        Ok(Json::from(value))
+    fn structured_to(text: Json, _: Version) -> Result<Self, ContentError> {
+        Ok(text)
     }
 }
 

@@ -6,7 +6,9 @@ pub mod wire;
 
 use std::borrow::Cow;
 use std::fmt::Display;
+use std::sync::OnceLock;
 
+use mcpwire_types::Json;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -33,10 +35,34 @@ use crate::written::Written;
 pub struct ToolResult {
     content: Vec<Content>,
     /// `structuredContent`: a JSON object, or under 2026-07-28 any JSON value.
-    structured: Option<Value>,
+    structured: Option<StructuredContent>,
     is_error: bool,
     /// Set by [`ToolResult::missing_capability`]: the client capability the call needed.
     required_capability: Option<String>,
+}
+
+/// `structuredContent`: its JSON text, written once (by the tool's output type, or as a
+/// server sent it), and its value, made the first time it is asked for.
+#[derive(Debug, Clone)]
+struct StructuredContent {
+    text: Json,
+    value: OnceLock<Value>,
+}
+
+impl StructuredContent {
+    /// The value of `text` (read at any depth: the text is one JSON value, which serde_json
+    /// wrote or a client read already).
+    fn value(&self) -> &Value {
+        self.value
+            .get_or_init(|| self.text.to_value_unbounded().unwrap_or_default())
+    }
+}
+
+impl PartialEq for StructuredContent {
+    /// The same JSON value, however written.
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
 }
 
 impl ToolResult {
@@ -96,14 +122,28 @@ impl ToolResult {
     /// A successful structured result: `structuredContent` (from 2025-06-18) plus the same
     /// JSON as a text block, as MCP asks for clients of every version. A value that does not
     /// serialize to a JSON object becomes a tool error saying so.
-    pub fn structured<T: Serialize>(value: &T) -> Self {
-        match serde_json::to_value(value) {
-            // The text block is the object's JSON, written from the map itself (no copy).
-            Ok(Value::Object(members)) => Self {
-                content: vec![Content::text(
-                    serde_json::to_string(&members).unwrap_or_default(),
-                )],
-                structured: Some(Value::Object(members)),
+    ///
+    /// The value is written once, by its own type (its members in the order it serializes
+    /// them): the text block is that text, and `structuredContent` is sent as it.
+    ///
+    /// ```
+    /// use mcpwire_model::{Content, ToolResult};
+    ///
+    /// #[derive(serde::Serialize)]
+    /// struct Sum { sum: i64, of: [i64; 2] }
+    ///
+    /// let result = ToolResult::structured(&Sum { sum: 3, of: [1, 2] });
+    /// assert_eq!(result.blocks(), [Content::text(r#"{"sum":3,"of":[1,2]}"#)]);
+    /// assert_eq!(result.structured_content().unwrap()["sum"], 3);
+    /// ```
+    pub fn structured<T: Serialize + ?Sized>(value: &T) -> Self {
+        match Json::written(value) {
+            Ok(text) if text.is_object() => Self {
+                content: vec![Content::text(text.text())],
+                structured: Some(StructuredContent {
+                    text,
+                    value: OnceLock::new(),
+                }),
                 ..Self::content(Vec::new())
             },
             Ok(other) => Self::error(format!(
@@ -113,15 +153,19 @@ impl ToolResult {
         }
     }
 
-    /// A result of these parts, as read from a server's `CallToolResult`.
+    /// A result of these parts, as read from a server's `CallToolResult`: `structured` is
+    /// `structuredContent` as sent, with its value.
     pub(crate) fn from_parts(
         content: Vec<Content>,
-        structured: Option<Value>,
+        structured: Option<(Json, Value)>,
         is_error: bool,
     ) -> Self {
         Self {
             content,
-            structured,
+            structured: structured.map(|(text, value)| StructuredContent {
+                text,
+                value: OnceLock::from(value),
+            }),
             is_error,
             required_capability: None,
         }
@@ -156,7 +200,7 @@ impl ToolResult {
     /// The structured content, if any: a JSON object (any JSON value when read from a
     /// 2026-07-28 result).
     pub fn structured_content(&self) -> Option<&Value> {
-        self.structured.as_ref()
+        self.structured.as_ref().map(StructuredContent::value)
     }
 
     /// The `CallToolResult` of `version`, serialized from that version's generated type, or
@@ -174,7 +218,7 @@ impl ToolResult {
     pub fn try_to_json(&self, version: Version) -> Result<Value, ContentError> {
         let parts = ToolResultParts {
             content: Cow::Borrowed(&self.content),
-            structured: self.structured.as_ref(),
+            structured: self.structured.as_ref().map(|s| Cow::Borrowed(&s.text)),
             is_error: self.is_error,
         };
         call_tool_result(parts, version)
@@ -207,7 +251,7 @@ impl ToolResult {
     pub fn into_json(self, version: Version) -> Value {
         let parts = ToolResultParts {
             content: Cow::Owned(self.content),
-            structured: self.structured.as_ref(),
+            structured: self.structured.as_ref().map(|s| Cow::Borrowed(&s.text)),
             is_error: self.is_error,
         };
         call_tool_result(parts, version).unwrap_or_else(|error| Self::unsendable(&error, version))
@@ -242,7 +286,7 @@ impl ToolResult {
     pub fn into_written<W: Written>(self, version: Version) -> W {
         let parts = ToolResultParts {
             content: Cow::Owned(self.content),
-            structured: self.structured.as_ref(),
+            structured: self.structured.as_ref().map(|s| Cow::Borrowed(&s.text)),
             is_error: self.is_error,
         };
         call_tool_result(parts, version)

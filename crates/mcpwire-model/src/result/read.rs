@@ -29,7 +29,10 @@ pub(crate) fn read_call_tool_result(text: &str, version: Version) -> Result<Tool
                 structured_content,
                 {
                     r.structured_content
-                        .map(|s| s.to_value())
+                        .map(|s| {
+                            let text = mcpwire_types::Json::from(s);
+                            text.to_value().map(|value| (text, value))
+                        })
                         .transpose()
                         .map_err(unreadable)?
                 },
