@@ -135,7 +135,11 @@ fn declared_length(headers: &HeaderMap) -> Option<u64> {
 /// Reads `body` whole under `limits`: at most so many bytes, within the timeout and at the
 /// minimum rate, holding of `budget` exactly the bytes that have arrived (a declared
 /// `Content-Length` reserves nothing: a client that announces a large body and sends nothing
-/// holds nothing, and is refused once the grace has passed).
+/// holds nothing, and is refused once the grace has passed). The body ends when it says it
+/// has no more (hyper's, once its `Content-Length` has arrived), without a further poll for
+/// its end: a POST whose future waits on that poll leaves hyper reading its connection
+/// meanwhile (to notice a client that hangs up), into a fresh buffer while the body's bytes
+/// still hold the old one.
 pub(crate) async fn read<B>(
     headers: &HeaderMap,
     body: B,
@@ -189,6 +193,10 @@ where
             }
         }
         collected.push(data);
+        // All the body says it has: done now (see above).
+        if body.is_end_stream() {
+            break;
+        }
     }
     Ok(ReadBody {
         bytes: collected.into_bytes(),
@@ -228,5 +236,64 @@ impl Collected {
         } else {
             Bytes::from(self.rest)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use hyper::body::{Body, Frame};
+
+    use super::*;
+
+    /// One data frame, then (when `ends`) the end said by `is_end_stream`; a poll after the
+    /// frame never completes, as a body whose end signal has not come yet.
+    struct OneFrame {
+        data: Option<Bytes>,
+        ends: bool,
+    }
+
+    impl Body for OneFrame {
+        type Data = Bytes;
+        type Error = std::convert::Infallible;
+
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+            match self.data.take() {
+                Some(data) => Poll::Ready(Some(Ok(Frame::data(data)))),
+                None => Poll::Pending,
+            }
+        }
+
+        fn is_end_stream(&self) -> bool {
+            self.ends && self.data.is_none()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_body_that_says_it_has_ended_is_read_without_waiting_for_its_end() {
+        let limits = BodyLimits {
+            max_bytes: 1024,
+            timeout: Duration::from_millis(300),
+            min_rate: 0,
+            grace: Duration::from_secs(1),
+        };
+        let budget = BodyBudget::new(1024);
+        let body = |ends| OneFrame {
+            data: Some(Bytes::from_static(b"{}")),
+            ends,
+        };
+        let started = Instant::now();
+        let whole = read(&HeaderMap::new(), body(true), &limits, &budget).await;
+        assert_eq!(whole.ok().map(|r| r.bytes), Some(Bytes::from_static(b"{}")));
+        assert!(started.elapsed() < limits.timeout, "read at once");
+        // A body that does not say so is waited for, up to the body's time limit.
+        let waited = read(&HeaderMap::new(), body(false), &limits, &budget).await;
+        assert_eq!(waited.err(), Some(BodyError::TimedOut(limits.timeout)));
+        assert!(started.elapsed() >= limits.timeout);
     }
 }
